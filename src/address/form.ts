@@ -1,0 +1,46 @@
+/**
+ * The build output for one form: what a generated module under `src/generated/` exports as
+ * `form`, and what {@link address} serves and checks.
+ *
+ * GET and POST are both answered from this one object, built from one file, so the form that
+ * is published and the form that is enforced cannot diverge (draft: Verification, req. 3; V3).
+ *
+ * @module
+ */
+
+/**
+ * A form compiled at build time by `gpt-address/compile`.
+ *
+ * @typeParam Act - the TypeScript type of a valid act body, generated from the form.
+ */
+export interface CompiledForm<Act = unknown> {
+  /** The form's name: its file name in `forms/` without `.json` (`page` for `forms/page.json`). */
+  readonly name: string;
+  /**
+   * The arrival document `{p, m, s}` exactly as GET serves it: the JSON text of the form
+   * file, whose UTF-8 encoding is the response content (draft: Arrival).
+   */
+  readonly arrival: string;
+  /** Strong entity-tag of the UTF-8 bytes of {@link arrival}, quoted (RFC 9110 §8.8.3). */
+  readonly etag: string;
+  /** The HTML page for people (draft: Representation for Human Readers), rendered at build time. */
+  readonly page: string;
+  /** Strong entity-tag of the UTF-8 bytes of {@link page}, quoted. */
+  readonly pageEtag: string;
+  /**
+   * The generated validator for `s`: true when `value` is valid against the form.
+   * Never throws; never mutates `value`.
+   */
+  readonly validate: (value: unknown) => value is Act;
+  /**
+   * After `validate` returned false: the JSON Pointer, into the form `s`, of the keyword that
+   * failed (a `keywordLocation`, such as `/properties/title/maxLength`). For logs only; never
+   * sent on the wire (R2).
+   */
+  readonly lastFailure: () => string;
+  /**
+   * The deepest nesting of arrays and objects a valid act can have, plus one; or `null` when
+   * the form admits unbounded nesting. The parser's default `maxDepth` (DESIGN.md §6).
+   */
+  readonly maxDepth: number | null;
+}

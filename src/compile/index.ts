@@ -1,0 +1,6 @@
+/**
+ * gpt-address/compile: the build-time entry (Node).
+ *
+ * @module
+ */
+export {};

@@ -1,0 +1,2 @@
+// Placeholder until the example address lands.
+export default { fetch: () => new Response("not yet") };
