@@ -1,0 +1,18 @@
+/**
+ * `npm run bench`: runs every `bench/*.bench.ts` section in one process, one after another,
+ * so that each section's ratios compare figures measured in the same run on the same machine.
+ * Each section module's default export is `async () => void` and prints its own tables.
+ */
+import { readdirSync } from "node:fs";
+
+const only = process.argv.slice(2);
+const sections = readdirSync(new URL(".", import.meta.url))
+  .filter((file) => file.endsWith(".bench.ts"))
+  .filter((file) => only.length === 0 || only.some((name) => file.startsWith(name)))
+  .sort();
+console.log(`node ${process.version}, ${new Date().toISOString()}`);
+for (const file of sections) {
+  console.log(`\n## ${file}\n`);
+  const section = (await import(new URL(file, import.meta.url).href)) as { default: () => Promise<void> };
+  await section.default();
+}
