@@ -1,0 +1,205 @@
+/**
+ * The build step: every `forms/<name>.json` (an arrival document `{p, m, s}`) becomes a
+ * generated module `src/generated/<name>.ts` holding the exact bytes GET serves, their
+ * entity-tag, the HTML page for people, the compiled validator of the same `s`, and the
+ * TypeScript type of an act body. GET and POST come from one build of one file (V3).
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { basename, join, relative } from "node:path";
+import { compile as compileType } from "json-schema-to-typescript";
+import { renderArrivalPage } from "../address/page.ts";
+import { JsonSyntaxError } from "../json/json-syntax-error.ts";
+import { parseJson } from "../json/parse.ts";
+import { admittedDepth, compileForm } from "./compile-form.ts";
+import { FormError } from "./form-error.ts";
+import { checkMetaSchema } from "./meta-schema.ts";
+
+/** Where the build reads forms and writes modules; paths are absolute or relative to `root`. */
+export interface BuildFormsOptions {
+  /** The project folder; names in messages are relative to it. */
+  readonly root: string;
+  /** Folder of form files, `forms` by default. */
+  readonly formsDir?: string;
+  /** Folder of generated modules, `src/generated` by default. Emptied first. */
+  readonly outDir?: string;
+}
+
+/** One form file that cannot be built, with the place and the rule it breaks. */
+export class FormFileError extends Error {
+  override readonly name = "FormFileError";
+  /**
+   * @param file - the form file, relative to the project root
+   * @param pointer - JSON Pointer into the form file (`/s/properties/title/maxLength`)
+   * @param rule - what is wrong, in words
+   */
+  constructor(
+    readonly file: string,
+    readonly pointer: string,
+    readonly rule: string,
+  ) {
+    super(`${file}#${pointer}: ${rule}`);
+  }
+}
+
+/** What one built form produced. */
+export interface BuiltForm {
+  readonly name: string;
+  readonly file: string;
+  /** The generated module, relative to the project root. */
+  readonly module: string;
+  /** UTF-8 bytes of the arrival document served on GET. */
+  readonly arrivalBytes: number;
+  readonly maxDepth: number | null;
+}
+
+const NAME = /^[a-z][a-z0-9-]{0,62}$/;
+
+/**
+ * Builds every form in `formsDir` into `outDir`, plus `forms.ts` that lists them all.
+ *
+ * @throws FormFileError for the first form that is not strict JSON, not an arrival document
+ *   (A2), not a valid 2020-12 schema (F1), or uses a keyword the compiler does not
+ *   implement (V4); nothing is written then.
+ */
+export async function buildForms(options: BuildFormsOptions): Promise<BuiltForm[]> {
+  const formsDir = join(options.root, options.formsDir ?? "forms");
+  const outDir = join(options.root, options.outDir ?? join("src", "generated"));
+  const files = (await readdir(formsDir)).filter((file) => file.endsWith(".json")).sort();
+  const outputs: { built: BuiltForm; files: Record<string, string> }[] = [];
+  for (const file of files) {
+    outputs.push(await buildForm(join(formsDir, file), options.root, outDir));
+  }
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
+  for (const output of outputs) {
+    for (const [name, text] of Object.entries(output.files)) await writeFile(join(outDir, name), text);
+  }
+  await writeFile(join(outDir, "forms.ts"), formsIndex(outputs.map((output) => output.built)));
+  return outputs.map((output) => output.built);
+}
+
+async function buildForm(path: string, root: string, outDir: string) {
+  const file = relative(root, path);
+  const name = basename(path, ".json");
+  if (!NAME.test(name)) {
+    throw new FormFileError(file, "", `a form's file name must match ${NAME.source} (it becomes a path and a module name)`);
+  }
+  const bytes = new Uint8Array(await readFile(path));
+  let document: unknown;
+  try {
+    document = parseJson(bytes, { maxDepth: 256 });
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) {
+      throw new FormFileError(file, "", `not strict JSON at byte ${error.offset}: ${error.message}`);
+    }
+    throw error;
+  }
+  const arrival = checkArrival(file, document);
+  const violations = checkMetaSchema(arrival.s);
+  const violation = violations[0];
+  if (violation) {
+    throw new FormFileError(file, `/s${violation.pointer}`, `not a valid JSON Schema 2020-12 (meta-schema ${violation.keywordLocation}: ${violation.error})`);
+  }
+  let validatorSource: string;
+  let maxDepth: number | null;
+  try {
+    validatorSource = compileForm(arrival.s, { source: file });
+    maxDepth = admittedDepth(arrival.s);
+  } catch (error) {
+    if (error instanceof FormError) throw new FormFileError(file, `/s${error.pointer}`, error.message);
+    throw error;
+  }
+  const arrivalText = JSON.stringify(document);
+  const page = renderArrivalPage(arrival, { title: name });
+  const actType = await compileType(arrival.s as Parameters<typeof compileType>[0], "Act", {
+    bannerComment: "",
+    additionalProperties: false,
+    declareExternallyReferenced: true,
+    format: false,
+    cwd: outDir,
+    $refOptions: { resolve: { external: false } },
+  });
+  const header = `// Code generated by gpt-address build from ${file}. DO NOT EDIT.\n// form sha256: ${sha256Hex(bytes)}\n`;
+  const module = [
+    header,
+    `import type { CompiledForm } from "../address/form.ts";`,
+    `import { lastFailure, validate } from "./${name}.validate.js";`,
+    "",
+    actType.trim(),
+    "",
+    `/** The form built from ${file}. */`,
+    `export const form: CompiledForm<Act> = {`,
+    `  name: ${JSON.stringify(name)},`,
+    `  arrival: ${JSON.stringify(arrivalText)},`,
+    `  etag: ${JSON.stringify(entityTag(arrivalText))},`,
+    `  page: ${JSON.stringify(page)},`,
+    `  pageEtag: ${JSON.stringify(entityTag(page))},`,
+    `  validate: validate as (value: unknown) => value is Act,`,
+    `  lastFailure,`,
+    `  maxDepth: ${maxDepth === null ? "null" : String(maxDepth)},`,
+    `};`,
+    "",
+  ].join("\n");
+  const declaration = `${header}export declare function validate(value: unknown): boolean;\nexport declare function lastFailure(): string;\n`;
+  const built: BuiltForm = {
+    name,
+    file,
+    module: relative(root, join(outDir, `${name}.ts`)),
+    arrivalBytes: new TextEncoder().encode(arrivalText).length,
+    maxDepth,
+  };
+  return {
+    built,
+    files: {
+      [`${name}.ts`]: module,
+      [`${name}.validate.js`]: validatorSource,
+      [`${name}.validate.d.ts`]: declaration,
+    },
+  };
+}
+
+interface ArrivalDocument {
+  p: string;
+  m: unknown[];
+  s: unknown;
+  [member: string]: unknown;
+}
+
+/** A2: an object with `p` a string, `m` an array of `{role, content}` strings, `s` an object. */
+function checkArrival(file: string, document: unknown): ArrivalDocument {
+  if (!isObject(document)) throw new FormFileError(file, "", "an arrival document must be a JSON object {p, m, s} (A2)");
+  if (typeof document.p !== "string") throw new FormFileError(file, "/p", "p must be a string (A2)");
+  if (!Array.isArray(document.m)) throw new FormFileError(file, "/m", "m must be an array of messages (A2)");
+  document.m.forEach((message, index) => {
+    if (!isObject(message) || typeof message.role !== "string" || typeof message.content !== "string") {
+      throw new FormFileError(file, `/m/${index}`, "a message must be an object with string members role and content (A2)");
+    }
+  });
+  if (!isObject(document.s)) throw new FormFileError(file, "/s", "s must be a JSON Schema object (A2, F1)");
+  return document as ArrivalDocument;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function sha256Hex(bytes: Uint8Array | string): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** A strong entity-tag (RFC 9110 §8.8.3) from the SHA-256 of the UTF-8 bytes of `text`. */
+function entityTag(text: string): string {
+  return `"${createHash("sha256").update(text, "utf8").digest("base64url")}"`;
+}
+
+function formsIndex(forms: BuiltForm[]): string {
+  const lines = ["// Code generated by gpt-address build from forms/. DO NOT EDIT.", ""];
+  forms.forEach((form, index) => lines.push(`import { form as form${index} } from "./${form.name}.ts";`));
+  lines.push("", "/** Every form in forms/, by name. */", "export const forms = {");
+  forms.forEach((form, index) => lines.push(`  ${JSON.stringify(form.name)}: form${index},`));
+  lines.push("} as const;", "");
+  return lines.join("\n");
+}
