@@ -1,0 +1,43 @@
+/**
+ * `npm run serve:vercel`: runs the Vercel Edge entry (`src/adapters/vercel.ts`) locally in
+ * the `edge-runtime` package (Vercel's open-source edge sandbox), on 127.0.0.1:`PORT`
+ * (default 8791).
+ *
+ * The entry is bundled by esbuild into one service-worker script, as Vercel bundles it, and
+ * evaluated in a fresh edge VM. The VM gets a `process.env` holding only
+ * `UPSTASH_REDIS_REST_URL` and `UPSTASH_REDIS_REST_TOKEN`, as Vercel exposes the project's
+ * variables.
+ */
+import { build } from "esbuild";
+import { EdgeRuntime, runServer } from "edge-runtime";
+
+const root = new URL("..", import.meta.url).pathname;
+const bundle = await build({
+  stdin: {
+    contents: `import handler from "./src/adapters/vercel.ts";
+addEventListener("fetch", (event) => event.respondWith(handler(event.request)));`,
+    resolveDir: root,
+    loader: "ts",
+  },
+  bundle: true,
+  write: false,
+  format: "iife",
+  platform: "browser",
+  conditions: ["edge-light", "worker", "browser"],
+  target: "es2022",
+  logLevel: "warning",
+});
+const env: Record<string, string> = {};
+for (const name of ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"]) {
+  const value = process.env[name];
+  if (value !== undefined) env[name] = value;
+}
+const runtime = new EdgeRuntime({
+  initialCode: bundle.outputFiles[0]!.text,
+  extend: (context) => Object.assign(context, { process: { env } }),
+});
+const server = await runServer({ runtime, host: "127.0.0.1", port: Number(process.env.PORT ?? 8791) });
+console.log(`listening on ${server.url}`);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => void server.close().then(() => process.exit(0)));
+}

@@ -1,0 +1,26 @@
+/**
+ * Deno and Deno Deploy entry (`Deno.serve`): serves the example addresses, storing pages in
+ * Deno KV (`Deno.openKv`, which needs `--unstable-kv` locally). Locally it listens on
+ * 127.0.0.1:`PORT` (default 8789) and keeps KV at `DENO_KV_PATH` (default: Deno's own
+ * location for this script); on Deno Deploy the platform picks the port and the KV.
+ * Run with `npm run serve:deno`.
+ *
+ * @module
+ */
+import { createExampleApp } from "../example/app.ts";
+import { DenoKvPageStore } from "../example/stores/deno-kv.ts";
+
+const store = new DenoKvPageStore(await Deno.openKv(Deno.env.get("DENO_KV_PATH")));
+const app = createExampleApp(() => store);
+if (Deno.env.get("DENO_DEPLOYMENT_ID") !== undefined) {
+  Deno.serve(app.fetch);
+} else {
+  Deno.serve(
+    {
+      hostname: "127.0.0.1",
+      port: Number(Deno.env.get("PORT") ?? 8789),
+      onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}/`),
+    },
+    app.fetch,
+  );
+}

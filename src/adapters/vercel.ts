@@ -1,0 +1,26 @@
+/**
+ * Vercel Edge entry: a Web-standard handler plus the `config` that selects the edge runtime.
+ * Pages go to a Redis REST service (Upstash) named by `UPSTASH_REDIS_REST_URL` and
+ * `UPSTASH_REDIS_REST_TOKEN`, which Vercel exposes on `process.env`. Re-export it from
+ * `api/[[...path]].ts` to deploy (docs/deploy.md); `npm run serve:vercel` runs it locally
+ * in the `edge-runtime` package.
+ *
+ * @module
+ */
+import { createExampleApp } from "../example/app.ts";
+import { UpstashPageStore } from "../example/stores/upstash.ts";
+
+const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+const store = new UpstashPageStore({
+  url: env.UPSTASH_REDIS_REST_URL ?? "",
+  token: env.UPSTASH_REDIS_REST_TOKEN ?? "",
+});
+const app = createExampleApp(() => store);
+
+/** Selects Vercel's edge runtime for this function. */
+export const config = { runtime: "edge" };
+
+/** Answers one request. */
+export default function handler(request: Request): Response | Promise<Response> {
+  return app.fetch(request);
+}

@@ -1,0 +1,79 @@
+/**
+ * A {@link PageStore} on Deno KV (local SQLite under `deno run --unstable-kv`, the hosted
+ * store on Deno Deploy).
+ *
+ * The store takes an open `Deno.Kv` rather than calling `Deno.openKv()`, so that only the
+ * runtime entry (`src/adapters/deno.ts`) touches the `Deno` global. {@link DenoKv} is the
+ * subset of `Deno.Kv` used here.
+ *
+ * A Deno KV value is limited to 65,536 bytes, so a page is kept as UTF-16 chunks of at most
+ * {@link CHUNK_LENGTH} code units under `["pages", id, i]`, written in one atomic operation
+ * with their count under `["pages", id]`.
+ *
+ * @see https://docs.deno.com/deploy/kv/manual/
+ * @module
+ */
+import type { PageStore } from "../store.ts";
+
+/** Code units per chunk: 16,384 UTF-16 code units are at most 49,152 UTF-8 bytes, under the 64 KiB value limit. */
+export const CHUNK_LENGTH = 16_384;
+
+/** A Deno KV key (strings and numbers are all this store uses). */
+export type DenoKvKey = readonly (string | number)[];
+
+/** The subset of an atomic operation on `Deno.Kv` used by {@link DenoKvPageStore}. */
+export interface DenoKvAtomic {
+  set(key: DenoKvKey, value: unknown): DenoKvAtomic;
+  commit(): Promise<{ ok: boolean }>;
+}
+
+/** The subset of `Deno.Kv` used by {@link DenoKvPageStore}. */
+export interface DenoKv {
+  get(key: DenoKvKey): Promise<{ value: unknown }>;
+  getMany(keys: DenoKvKey[]): Promise<{ value: unknown }[]>;
+  atomic(): DenoKvAtomic;
+}
+
+/**
+ * Stores rendered pages in Deno KV.
+ *
+ * @example
+ * ```ts
+ * const store = new DenoKvPageStore(await Deno.openKv());
+ * ```
+ */
+export class DenoKvPageStore implements PageStore {
+  readonly #kv: DenoKv;
+
+  constructor(kv: DenoKv) {
+    this.#kv = kv;
+  }
+
+  /** @throws Error when the atomic write is not committed. */
+  async put(id: string, html: string): Promise<void> {
+    let operation = this.#kv.atomic();
+    let count = 0;
+    for (let start = 0; start < html.length || count === 0; start += CHUNK_LENGTH) {
+      operation = operation.set(["pages", id, count], html.slice(start, start + CHUNK_LENGTH));
+      count++;
+    }
+    const result = await operation.set(["pages", id], count).commit();
+    if (!result.ok) throw new Error(`Deno KV did not commit page ${id}`);
+  }
+
+  async get(id: string): Promise<string | null> {
+    const { value: count } = await this.#kv.get(["pages", id]);
+    if (typeof count !== "number") return null;
+    const keys: DenoKvKey[] = [];
+    for (let i = 0; i < count; i++) keys.push(["pages", id, i]);
+    const chunks: string[] = [];
+    // getMany reads at most 10 keys at a time.
+    for (let i = 0; i < keys.length; i += 10) {
+      for (const entry of await this.#kv.getMany(keys.slice(i, i + 10))) {
+        if (typeof entry.value !== "string") return null;
+        chunks.push(entry.value);
+      }
+    }
+    return chunks.join("");
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * A {@link PageStore} on SQLite, for Node (`node:sqlite`) and Bun (`bun:sqlite`).
+ *
+ * The store takes an open database rather than opening one, so this file imports neither
+ * module: the runtime entry (`src/adapters/node.ts`, `src/adapters/bun.ts`) opens the
+ * database with its own runtime's driver and hands it over. Both drivers offer the same
+ * `prepare(sql).get(...)` / `.run(...)` subset described by {@link SqliteDatabase}.
+ *
+ * @module
+ */
+import type { PageStore } from "../store.ts";
+
+/** The subset of a prepared statement that both `node:sqlite` and `bun:sqlite` provide. */
+export interface SqliteStatement {
+  /** Runs the statement and returns its first row, or `undefined` (Node) / `null` (Bun). */
+  get(...parameters: string[]): unknown;
+  /** Runs the statement for its effect. */
+  run(...parameters: string[]): unknown;
+}
+
+/** The subset of a database handle that both `node:sqlite` and `bun:sqlite` provide. */
+export interface SqliteDatabase {
+  /** Executes one or more statements with no parameters. */
+  exec(sql: string): unknown;
+  /** Compiles one statement. */
+  prepare(sql: string): SqliteStatement;
+}
+
+/**
+ * Stores rendered pages in one table, `pages(id TEXT PRIMARY KEY, html TEXT)`, created on
+ * first use. Statements are prepared once, at construction.
+ *
+ * @example
+ * ```ts
+ * import { DatabaseSync } from "node:sqlite";
+ * const store = new SqlitePageStore(new DatabaseSync("pages.sqlite"));
+ * ```
+ */
+export class SqlitePageStore implements PageStore {
+  readonly #insert: SqliteStatement;
+  readonly #select: SqliteStatement;
+
+  constructor(database: SqliteDatabase) {
+    database.exec("CREATE TABLE IF NOT EXISTS pages (id TEXT PRIMARY KEY, html TEXT NOT NULL)");
+    this.#insert = database.prepare("INSERT OR REPLACE INTO pages (id, html) VALUES (?, ?)");
+    this.#select = database.prepare("SELECT html FROM pages WHERE id = ?");
+  }
+
+  async put(id: string, html: string): Promise<void> {
+    this.#insert.run(id, html);
+  }
+
+  async get(id: string): Promise<string | null> {
+    const row = this.#select.get(id) as { html: string } | null | undefined;
+    return row == null ? null : row.html;
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Starts one runtime serving the example addresses as a child process on loopback, and
+ * stops it. Every runtime comes from the project's own npm binaries (Node is the running
+ * one, `process.execPath`); a missing binary makes {@link launch} throw, so the suite fails
+ * rather than skips.
+ *
+ * Each child is the leader of its own process group (`detached`), so that stopping it also
+ * stops what it started (wrangler's workerd processes); waits are bounded.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The runtimes the wire suite runs against. */
+export type RuntimeName = "node" | "bun" | "deno" | "vercel" | "workerd";
+
+/** A runtime serving the example addresses. */
+export interface Running {
+  readonly name: RuntimeName;
+  /** Base URL, such as `http://127.0.0.1:40123`, without a trailing slash. */
+  readonly url: string;
+  /** Everything the child wrote to stdout and stderr so far. */
+  output(): string;
+  /** Stops the child and its process group, then removes its scratch directory. */
+  stop(): Promise<void>;
+}
+
+export const root = fileURLToPath(new URL("../..", import.meta.url));
+const bin = (name: string) => join(root, "node_modules", ".bin", name);
+
+/** Wrangler's switches for a fully offline, quiet `wrangler dev` (TOOLCHAIN.md). */
+export const offlineWrangler = {
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_HIDE_BANNER: "true",
+  X_LOCAL_OBSERVABILITY: "false",
+};
+
+/** A TCP port that was free on 127.0.0.1 a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+function command(name: RuntimeName, port: number, scratch: string): { file: string; args: string[]; env: Record<string, string> } {
+  const env = { PORT: String(port) };
+  switch (name) {
+    case "node":
+      return { file: process.execPath, args: ["src/adapters/node.ts"], env: { ...env, PAGES_DB: join(scratch, "pages.sqlite") } };
+    case "bun":
+      return { file: bin("bun"), args: ["run", "src/adapters/bun.ts"], env: { ...env, PAGES_DB: join(scratch, "pages.sqlite") } };
+    case "deno":
+      return {
+        file: bin("deno"),
+        args: ["run", "--unstable-kv", "--node-modules-dir=manual", "--allow-net=127.0.0.1", "--allow-env", "--allow-read", `--allow-write=${scratch}`, "src/adapters/deno.ts"],
+        env: { ...env, DENO_KV_PATH: join(scratch, "kv.sqlite3"), DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1" },
+      };
+    case "vercel":
+      return { file: process.execPath, args: ["scripts/serve-vercel.ts"], env };
+    case "workerd":
+      return {
+        file: process.execPath,
+        args: [join(root, "node_modules/wrangler/bin/wrangler.js"), "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", scratch, "--log-level", "warn", "--inspector-port", "0"],
+        env: { ...env, ...offlineWrangler },
+      };
+  }
+}
+
+/**
+ * Starts `name` on a free loopback port and resolves once it answers HTTP.
+ *
+ * @param extraEnv - more environment for the child (the Vercel store's URL and token).
+ * @throws Error when the binary is missing, the child exits, or it does not answer within `timeoutMs`.
+ */
+export async function launch(name: RuntimeName, extraEnv: Record<string, string> = {}, timeoutMs = 90_000): Promise<Running> {
+  const port = await freePort();
+  const scratch = mkdtempSync(join(tmpdir(), `gpt-address-${name}-`));
+  const { file, args, env } = command(name, port, scratch);
+  if (!existsSync(file)) throw new Error(`${name}: ${file} is missing (npm ci installs it)`);
+  const child: ChildProcess = spawn(file, args, {
+    cwd: root,
+    env: { ...process.env, ...env, ...extraEnv, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let log = "";
+  child.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let alive = true;
+  void exited.then(() => (alive = false));
+
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (alive && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {}
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, "SIGKILL");
+        } catch {}
+      }, 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(scratch, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!alive) {
+      await stop();
+      throw new Error(`${name} exited before answering:\n${log}`);
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${name} did not answer within ${timeoutMs} ms:\n${log}`);
+    }
+    try {
+      await fetch(`${url}/`, { signal: AbortSignal.timeout(2_000) });
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return { name, url, output: () => log, stop };
+}
