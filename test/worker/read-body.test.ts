@@ -1,0 +1,228 @@
+/**
+ * The body reader inside workerd, against the known ways around a size limit (issue 3; V1).
+ */
+import { describe, expect, it } from "vitest";
+import { BodyReadError, ContentTooLargeError, readBody } from "../../src/body/index.ts";
+
+const MAX = 64;
+
+interface SourceLog {
+  pulls: number;
+  cancelled: boolean;
+  reason: unknown;
+}
+
+/** A body stream that records every pull and whether it was cancelled; pulled on demand only. */
+function source(chunks: readonly Uint8Array[], failAt = -1): { stream: ReadableStream<Uint8Array>; log: SourceLog } {
+  const log: SourceLog = { pulls: 0, cancelled: false, reason: undefined };
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        const index = log.pulls++;
+        if (index === failAt) {
+          controller.error(new TypeError("connection reset"));
+          return;
+        }
+        const chunk = chunks[index];
+        if (chunk === undefined) controller.close();
+        else controller.enqueue(chunk);
+      },
+      cancel(reason) {
+        log.cancelled = true;
+        log.reason = reason;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, log };
+}
+
+const bytes = (n: number, fill = 0x61): Uint8Array => new Uint8Array(n).fill(fill);
+const split = (n: number, size: number): Uint8Array[] =>
+  Array.from({ length: Math.ceil(n / size) }, (_, i) => bytes(Math.min(size, n - i * size)));
+
+function post(body: BodyInit | null, headers: Record<string, string> = {}): Request {
+  return new Request("https://address.test/page", { method: "POST", body, headers });
+}
+
+/** Lets a cancel that crossed the runtime's own stream plumbing reach the source. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("readBody: chunked bodies without Content-Length (V1)", () => {
+  it("V1 accepts exactly maxBytes in several chunks", async () => {
+    const { stream, log } = source(split(MAX, 10));
+    const result = await readBody(post(stream), { maxBytes: MAX });
+    expect(result.byteLength).toBe(MAX);
+    expect(log.cancelled).toBe(false);
+  });
+
+  it("V1 rejects maxBytes + 1 in several chunks and cancels the source at the limit", async () => {
+    const { stream, log } = source(split(MAX + 1, 10).concat(split(1000, 10)));
+    const error = await rejection(readBody(post(stream), { maxBytes: MAX }));
+    expect(error).toBeInstanceOf(ContentTooLargeError);
+    expect((error as ContentTooLargeError).code).toBe("content-too-large");
+    expect((error as ContentTooLargeError).maxBytes).toBe(MAX);
+    // Never more than maxBytes plus the one chunk that crossed it.
+    expect((error as ContentTooLargeError).receivedBytes).toBeLessThanOrEqual(MAX + 10);
+    expect((error as ContentTooLargeError).receivedBytes).toBeGreaterThan(MAX);
+    await settle();
+    expect(log.cancelled).toBe(true);
+    // The source was not drained: reading stopped at the chunk that crossed the limit.
+    expect(log.pulls).toBeLessThan(20);
+  });
+
+  it("V1 rejects one large chunk over the limit and cancels", async () => {
+    const { stream, log } = source([bytes(MAX + 1), bytes(5)]);
+    const error = await rejection(readBody(post(stream), { maxBytes: MAX }));
+    expect(error).toBeInstanceOf(ContentTooLargeError);
+    await settle();
+    expect(log.cancelled).toBe(true);
+  });
+
+  it("accepts a one-chunk body of exactly maxBytes with its bytes intact", async () => {
+    const encoded = new TextEncoder().encode("é€ 😀 ".repeat(MAX)).slice(0, MAX);
+    const result = await readBody(post(encoded), { maxBytes: MAX });
+    expect(Array.from(result)).toEqual(Array.from(encoded));
+  });
+
+  it("returns an empty Uint8Array for no body and for an empty body", async () => {
+    const none = await readBody(post(null), { maxBytes: MAX });
+    expect(none).toBeInstanceOf(Uint8Array);
+    expect(none.byteLength).toBe(0);
+    const empty = await readBody(post(source([]).stream), { maxBytes: MAX });
+    expect(empty.byteLength).toBe(0);
+    const zero = await readBody(post(source([]).stream), { maxBytes: 0 });
+    expect(zero.byteLength).toBe(0);
+  });
+
+  it("maxBytes 0 rejects a single byte", async () => {
+    const error = await rejection(readBody(post(source([bytes(1)]).stream), { maxBytes: 0 }));
+    expect(error).toBeInstanceOf(ContentTooLargeError);
+  });
+});
+
+describe("readBody: Content-Length can reject early, never accept", () => {
+  it("V1 rejects a valid Content-Length above the limit before reading, and cancels", async () => {
+    const { stream, log } = source(split(MAX + 1, 10));
+    const error = await rejection(readBody(post(stream, { "content-length": String(MAX + 1) }), { maxBytes: MAX }));
+    expect(error).toBeInstanceOf(ContentTooLargeError);
+    expect((error as ContentTooLargeError).declaredBytes).toBe(MAX + 1);
+    expect((error as ContentTooLargeError).receivedBytes).toBe(0);
+    await settle();
+    expect(log.cancelled).toBe(true);
+    expect(log.pulls).toBeLessThanOrEqual(1);
+  });
+
+  it("V1 rejects a huge decimal Content-Length early", async () => {
+    const error = await rejection(
+      readBody(post(source([bytes(1)]).stream, { "content-length": "99999999999999999999999" }), { maxBytes: MAX }),
+    );
+    expect(error).toBeInstanceOf(ContentTooLargeError);
+  });
+
+  it("accepts a correct Content-Length of exactly maxBytes (control)", async () => {
+    const result = await readBody(post(source(split(MAX, 10)).stream, { "content-length": String(MAX) }), {
+      maxBytes: MAX,
+    });
+    expect(result.byteLength).toBe(MAX);
+  });
+
+  it("V1 rejects a Content-Length smaller than the real body, cancelling at the declared length", async () => {
+    const { stream, log } = source(split(1000, 10));
+    const error = await rejection(readBody(post(stream, { "content-length": "5" }), { maxBytes: MAX }));
+    expect(error).toBeInstanceOf(BodyReadError);
+    expect((error as BodyReadError).code).toBe("content-length-mismatch");
+    await settle();
+    expect(log.cancelled).toBe(true);
+    expect(log.pulls).toBeLessThan(5);
+  });
+
+  it("V1 a small Content-Length does not let an oversize body through", async () => {
+    const { stream, log } = source(split(MAX * 4, 16));
+    const error = await rejection(readBody(post(stream, { "content-length": String(MAX) }), { maxBytes: MAX }));
+    expect(error).toBeInstanceOf(BodyReadError);
+    expect((error as BodyReadError).code).toBe("content-length-mismatch");
+    await settle();
+    expect(log.cancelled).toBe(true);
+  });
+
+  it("rejects a Content-Length larger than the real body", async () => {
+    const error = await rejection(readBody(post(source([bytes(10)]).stream, { "content-length": "20" }), { maxBytes: MAX }));
+    expect(error).toBeInstanceOf(BodyReadError);
+    expect((error as BodyReadError).code).toBe("content-length-mismatch");
+  });
+
+  it("rejects a positive Content-Length with no body at all", async () => {
+    const error = await rejection(readBody(post(null, { "content-length": "3" }), { maxBytes: MAX }));
+    expect((error as BodyReadError).code).toBe("content-length-mismatch");
+  });
+
+  for (const [what, field] of [
+    ["negative", "-1"],
+    ["non-numeric", "abc"],
+    ["empty", ""],
+    ["+-prefixed", "+10"],
+    ["a decimal fraction", "10.0"],
+    ["hexadecimal", "0x10"],
+    ["an exponent", "1e1"],
+    ["duplicated (comma list of equal values)", "10, 10"],
+    ["duplicated (comma list of different values)", "10, 1000"],
+    ["with an inner space", "1 0"],
+  ] as const) {
+    it(`V1 rejects a ${what} Content-Length (${JSON.stringify(field)}) whatever the body`, async () => {
+      const { stream, log } = source([bytes(10)]);
+      const error = await rejection(readBody(post(stream, { "content-length": field }), { maxBytes: MAX }));
+      expect(error).toBeInstanceOf(BodyReadError);
+      expect((error as BodyReadError).code).toBe("content-length");
+      await settle();
+      expect(log.cancelled).toBe(true);
+    });
+  }
+
+  it("the same 10-byte body with a correct Content-Length is accepted (control)", async () => {
+    const result = await readBody(post(source([bytes(10)]).stream, { "content-length": "10" }), { maxBytes: MAX });
+    expect(result.byteLength).toBe(10);
+  });
+
+  it("accepts surrounding spaces, which Headers trims as OWS (RFC 9110 §5.5)", async () => {
+    const request = post(source([bytes(10)]).stream, { "content-length": " 10 " });
+    expect(request.headers.get("content-length")).toBe("10");
+    expect((await readBody(request, { maxBytes: MAX })).byteLength).toBe(10);
+  });
+});
+
+describe("readBody: broken streams", () => {
+  it("rejects a stream that errors halfway with BodyReadError body-read", async () => {
+    const { stream } = source(split(40, 10), 2);
+    const error = await rejection(readBody(post(stream), { maxBytes: MAX }));
+    expect(error).toBeInstanceOf(BodyReadError);
+    expect((error as BodyReadError).code).toBe("body-read");
+  });
+
+  it("the same stream without the error is accepted (control)", async () => {
+    const { stream } = source(split(40, 10));
+    expect((await readBody(post(stream), { maxBytes: MAX })).byteLength).toBe(40);
+  });
+
+  it("rejects a body that was already read", async () => {
+    const request = post("abc");
+    await request.text();
+    const error = await rejection(readBody(request, { maxBytes: MAX }));
+    expect((error as BodyReadError).code).toBe("body-used");
+  });
+
+  it("throws RangeError for a bad maxBytes", async () => {
+    for (const maxBytes of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(await rejection(readBody(post("a"), { maxBytes }))).toBeInstanceOf(RangeError);
+    }
+  });
+});
