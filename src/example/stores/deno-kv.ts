@@ -53,10 +53,16 @@ export class DenoKvPageStore implements PageStore {
   async put(id: string, html: string): Promise<void> {
     let operation = this.#kv.atomic();
     let count = 0;
-    for (let start = 0; start < html.length || count === 0; start += CHUNK_LENGTH) {
-      operation = operation.set(["pages", id, count], html.slice(start, start + CHUNK_LENGTH));
+    let start = 0;
+    do {
+      let end = Math.min(start + CHUNK_LENGTH, html.length);
+      // Never split a surrogate pair: each chunk stays well-formed UTF-16.
+      const last = html.charCodeAt(end - 1);
+      if (end < html.length && last >= 0xd800 && last <= 0xdbff) end--;
+      operation = operation.set(["pages", id, count], html.slice(start, end));
       count++;
-    }
+      start = end;
+    } while (start < html.length);
     const result = await operation.set(["pages", id], count).commit();
     if (!result.ok) throw new Error(`Deno KV did not commit page ${id}`);
   }

@@ -1,0 +1,69 @@
+/**
+ * The deploy path of the example worker: `wrangler deploy --dry-run` (what `npm run deploy`
+ * uploads, without uploading) builds offline, and the bundle fits the budget of the issue:
+ * at most 40 KiB gzipped.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const budgetKiB = 40;
+
+let outdir = "";
+let report = "";
+
+beforeAll(async () => {
+  outdir = mkdtempSync(join(tmpdir(), "gpt-address-dry-run-"));
+  const { stdout, stderr } = await promisify(execFile)(
+    process.execPath,
+    [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", outdir],
+    {
+      cwd: root,
+      timeout: 90_000,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1" },
+    },
+  );
+  report = stdout + stderr;
+}, 120_000);
+
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+/** Wrangler's own figure, from its line `Total Upload: 61.70 KiB / gzip: 15.80 KiB`. */
+function wranglerGzipKiB(): number {
+  const match = /Total Upload: [\d.]+ KiB \/ gzip: ([\d.]+) KiB/.exec(report);
+  if (match === null) throw new Error(`no upload size in wrangler's output:\n${report}`);
+  return Number(match[1]);
+}
+
+describe("wrangler deploy --dry-run", () => {
+  it("builds the example worker offline, without an account, and does not upload", () => {
+    expect(report).toContain("--dry-run: exiting now.");
+    expect(readdirSync(outdir)).toContain("worker.js");
+  });
+
+  it(`keeps the example worker within ${budgetKiB} KiB gzipped`, () => {
+    const gzipKiB = wranglerGzipKiB();
+    console.log(`example worker: ${gzipKiB} KiB gzipped (wrangler), budget ${budgetKiB} KiB`);
+    expect(gzipKiB).toBeGreaterThan(0);
+    expect(gzipKiB).toBeLessThanOrEqual(budgetKiB);
+  });
+
+  it("agrees with a gzip of the bundle made here (wrangler's figure is not an estimate of something else)", () => {
+    const bundle = readFileSync(join(outdir, "worker.js"));
+    const ours = gzipSync(bundle).length / 1024;
+    expect(Math.abs(ours - wranglerGzipKiB())).toBeLessThan(Math.max(1, ours * 0.1));
+  });
+
+  it("S4/V4 bundles no schema compiler and no run-time code generation (forms are compiled at build time)", () => {
+    const bundle = readFileSync(join(outdir, "worker.js"), "utf8");
+    expect(bundle).not.toContain("@cfworker/json-schema");
+    expect(bundle).not.toMatch(/\bnew Function\s*\(/);
+    expect(bundle).not.toMatch(/\beval\s*\(/);
+  });
+});
