@@ -1,0 +1,172 @@
+/**
+ * The module under construction: one function per schema location reached more than once,
+ * every other location inlined, regexes and constants hoisted to module scope, helpers and
+ * format checks emitted on first use.
+ *
+ * @module
+ */
+import { Body } from "./body.ts";
+import { type FormDocument, isSchemaObject } from "./document.ts";
+import { formatCheck } from "./formats/index.ts";
+import { helperSources } from "./helpers/index.ts";
+import type { Compiler, HelperName, InstanceType } from "./keyword.ts";
+import { parsePointer } from "./pointer.ts";
+import { type Code, id, js, json } from "./safe-format.ts";
+import { vocabulary } from "./vocabulary.ts";
+
+/** The instance-type group each JSON Schema type name belongs to. */
+const groupOf: Readonly<Record<string, InstanceType | null>> = {
+  null: null, boolean: null, object: "object", array: "array", number: "number", integer: "number", string: "string",
+};
+
+const guards: Readonly<Record<Exclude<InstanceType, "any">, (data: Code) => Code>> = {
+  string: (data) => js`typeof ${data} === "string"`,
+  number: (data) => js`typeof ${data} === "number"`,
+  object: (data) => js`typeof ${data} === "object" && ${data} !== null && !Array.isArray(${data})`,
+  array: (data) => js`Array.isArray(${data})`,
+};
+
+/** Keywords that never constrain anything by themselves. */
+const inert = new Set(["$schema", "$id", "$anchor", "$defs", "$comment", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly"]);
+
+/** Builds the generated module for one document. */
+export class ModuleCompiler implements Compiler {
+  readonly document: FormDocument;
+  readonly #functions = new Map<string, Code>();
+  readonly #names = new Set<string>();
+  readonly #queue: string[] = [];
+  readonly #bodies: string[] = [];
+  readonly #active = new Set<string>();
+  readonly #hoisted: string[] = [];
+  readonly #regexes = new Map<string, Code>();
+  readonly #helpers = new Set<HelperName>();
+  readonly #formats = new Map<string, Code>();
+
+  constructor(document: FormDocument) {
+    this.document = document;
+  }
+
+  /** The module's declarations and functions, `validate` first. */
+  build(): string {
+    this.#functions.set("", id("validate"));
+    this.#names.add("validate");
+    this.#queue.push("");
+    for (let pointer = this.#queue.shift(); pointer !== undefined; pointer = this.#queue.shift()) this.#compileFunction(pointer);
+    const declarations = [...helperSources(this.#helpers), ...[...this.#formats.keys()].map((name) => formatCheck(name).source), ...this.#hoisted];
+    return [...declarations, ...this.#bodies].join("\n");
+  }
+
+  #compileFunction(pointer: string): void {
+    const name = this.#functions.get(pointer) as Code;
+    const body = new Body();
+    this.inline(pointer, id("d"), body);
+    body.line(js`return true;`);
+    const exported = pointer === "" ? "export " : "";
+    this.#bodies.push(`${exported}function ${name}(d) {\n${body.text()}\n}`);
+  }
+
+  #functionFor(pointer: string): Code {
+    const known = this.#functions.get(pointer);
+    if (known !== undefined) return known;
+    const tokens = parsePointer(pointer) ?? [];
+    const tail = tokens.slice(/^\d+$/.test(tokens.at(-1) ?? "") ? -2 : -1).join("_");
+    const stem = `v_${tail.replace(/[^A-Za-z0-9_]/g, "_")}`;
+    let name = stem;
+    for (let n = 2; this.#names.has(name); n++) name = `${stem}${n}`;
+    this.#names.add(name);
+    const code = id(name);
+    this.#functions.set(pointer, code);
+    this.#queue.push(pointer);
+    return code;
+  }
+
+  inline(pointer: string, data: Code, body: Body): void {
+    const schema = this.document.node(pointer);
+    if (schema === true) return;
+    if (!isSchemaObject(schema)) {
+      body.line(this.fail(pointer));
+      return;
+    }
+    this.#active.add(pointer);
+    try {
+      this.#emitNode(schema, pointer, data, body);
+    } finally {
+      this.#active.delete(pointer);
+    }
+  }
+
+  #emitNode(schema: Readonly<Record<string, unknown>>, pointer: string, data: Code, body: Body): void {
+    const types = schema["type"] === undefined ? undefined : ([] as string[]).concat(schema["type"] as string | string[]);
+    const allowed = types === undefined ? undefined : new Set(types.map((name) => groupOf[name]));
+    let open: InstanceType | undefined;
+    for (const keyword of vocabulary) {
+      if (keyword.emit === undefined || !Object.hasOwn(schema, keyword.name)) continue;
+      const group = keyword.instance;
+      if (group !== "any" && allowed !== undefined && !allowed.has(group)) continue;
+      const guarded = group !== "any" && !(allowed?.size === 1 && allowed.has(group));
+      if (open !== undefined && open !== group) {
+        body.close();
+        open = undefined;
+      }
+      if (guarded && open !== group) {
+        body.open(js`if (${guards[group as Exclude<InstanceType, "any">](data)}) {`);
+        open = group;
+      }
+      const at = `${pointer}/${keyword.name.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+      keyword.emit({ node: schema, value: schema[keyword.name], at, pointer, data, body, compiler: this });
+    }
+    if (open !== undefined) body.close();
+  }
+
+  reference(pointer: string, data: Code, body: Body): void {
+    const schema = this.document.node(pointer);
+    if (schema === true) return;
+    if (this.document.refCount(pointer) === 1 && pointer !== "" && !this.#active.has(pointer)) this.inline(pointer, data, body);
+    else body.line(js`if (!${this.#functionFor(pointer)}(${data})) return false;`);
+  }
+
+  test(pointer: string, data: Code): Code {
+    const schema = this.document.node(pointer);
+    if (typeof schema === "boolean") return js`${schema}`;
+    if (isSchemaObject(schema) && Object.keys(schema).every((name) => name === "$ref" || inert.has(name))) {
+      if (!Object.hasOwn(schema, "$ref")) return js`true`;
+      if (!this.#active.has(pointer)) return this.test(this.document.refTarget(pointer), data);
+    }
+    return js`${this.#functionFor(pointer)}(${data})`;
+  }
+
+  fail(at: string): Code {
+    return js`return fail(${at});`;
+  }
+
+  regex(source: string): Code {
+    let name = this.#regexes.get(source);
+    if (name === undefined) {
+      name = id(`re${this.#regexes.size}`);
+      this.#regexes.set(source, name);
+      this.#hoisted.push(js`const ${name} = new RegExp(${source}, "u");`.toString());
+    }
+    return name;
+  }
+
+  constant(value: unknown, as?: "Set"): Code {
+    const name = id(`c${this.#hoisted.length}`);
+    const expression = as === "Set" ? js`new Set(${json(value)})` : json(value);
+    this.#hoisted.push(js`const ${name} = ${expression};`.toString());
+    return name;
+  }
+
+  helper(name: HelperName): Code {
+    this.#helpers.add(name);
+    return id(name);
+  }
+
+  format(name: string): Code {
+    let code = this.#formats.get(name);
+    if (code === undefined) {
+      code = id(formatCheck(name).name.replace(/-/g, "_").replace(/^/, "format_"));
+      this.#formats.set(name, code);
+    }
+    return code;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The schema document: every schema location walked once, its keywords checked against the
+ * closed vocabulary, its identifiers (`$id`, `$anchor`) indexed, and every `$ref` resolved
+ * inside the document (remote references are refused).
+ *
+ * @module
+ */
+import { FormError } from "./form-error.ts";
+import { childPointer, parsePointer } from "./pointer.ts";
+import { keywordOf, refusedReason } from "./vocabulary.ts";
+
+/** Base URI of a document with no `$id`. */
+const defaultBase = "gpt-address:///form";
+
+/** A schema (object or boolean) and its JSON Pointer in the document. */
+export interface Located {
+  readonly schema: unknown;
+  readonly pointer: string;
+}
+
+/** Is `value` a schema object (a JSON object, not an array or null)? */
+export function isSchemaObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function stripFragment(url: URL): string {
+  const copy = new URL(url.href);
+  copy.hash = "";
+  return copy.href;
+}
+
+/** The indexed form document. */
+export class FormDocument {
+  readonly root: unknown;
+  readonly #nodes = new Map<string, unknown>();
+  readonly #bases = new Map<string, string>();
+  readonly #resources = new Map<string, string>();
+  readonly #anchors = new Map<string, string>();
+  readonly #refs = new Map<string, string>();
+  readonly #refCounts = new Map<string, number>();
+
+  /** @throws {FormError} for any refused or malformed part of the document. */
+  constructor(root: unknown) {
+    this.root = root;
+    const pending: Array<{ ref: string; base: string; at: string }> = [];
+    this.#walk(root, "", defaultBase, pending);
+    for (const { ref, base, at } of pending) {
+      const target = this.#resolve(ref, base, at);
+      this.#refs.set(at, target);
+      this.#refCounts.set(target, (this.#refCounts.get(target) ?? 0) + 1);
+    }
+  }
+
+  /** The schema at a walked location. */
+  node(pointer: string): unknown {
+    return this.#nodes.get(pointer);
+  }
+
+  /** The target pointer of the `$ref` of the schema at `pointer`. */
+  refTarget(pointer: string): string {
+    const target = this.#refs.get(pointer);
+    if (target === undefined) throw new Error(`no $ref resolved at ${pointer}`);
+    return target;
+  }
+
+  /** How many `$ref`s in the document point at `pointer`. */
+  refCount(pointer: string): number {
+    return this.#refCounts.get(pointer) ?? 0;
+  }
+
+  #walk(schema: unknown, pointer: string, parentBase: string, pending: Array<{ ref: string; base: string; at: string }>): void {
+    this.#nodes.set(pointer, schema);
+    if (typeof schema === "boolean") return;
+    if (!isSchemaObject(schema)) {
+      throw new FormError("invalid-schema", pointer, "", "a schema must be an object or a boolean");
+    }
+    let base = parentBase;
+    for (const name of Object.keys(schema)) {
+      const at = childPointer(pointer, name);
+      const keyword = keywordOf(name);
+      if (keyword === undefined) {
+        const reason = refusedReason(name);
+        if (reason !== undefined) throw new FormError("refused-keyword", at, name, reason);
+        throw new FormError("unknown-keyword", at, name, "not in the compiler's closed vocabulary (V4: fail closed)");
+      }
+      keyword.check(schema[name], at);
+    }
+    if (Object.hasOwn(schema, "$id")) base = this.#identify(schema["$id"] as string, base, childPointer(pointer, "$id"), pointer);
+    this.#bases.set(pointer, base);
+    if (Object.hasOwn(schema, "$anchor")) {
+      const key = `${base}#${schema["$anchor"] as string}`;
+      if (this.#anchors.has(key)) throw new FormError("duplicate-identifier", childPointer(pointer, "$anchor"), "$anchor", `anchor ${key} is defined twice`);
+      this.#anchors.set(key, pointer);
+    }
+    if (Object.hasOwn(schema, "$ref")) pending.push({ ref: schema["$ref"] as string, base, at: pointer });
+    for (const name of Object.keys(schema)) {
+      const keyword = keywordOf(name);
+      for (const [tokens, sub] of keyword?.subschemas?.(schema[name]) ?? []) {
+        this.#walk(sub, childPointer(pointer, name, ...tokens), base, pending);
+      }
+    }
+  }
+
+  #identify(id: string, base: string, at: string, pointer: string): string {
+    let url: URL;
+    try {
+      url = new URL(id, base);
+    } catch {
+      throw new FormError("invalid-keyword-value", at, "$id", `cannot resolve ${JSON.stringify(id)} against ${base}`);
+    }
+    if (url.hash !== "") throw new FormError("invalid-keyword-value", at, "$id", "$id must not carry a fragment");
+    const key = stripFragment(url);
+    if (this.#resources.has(key)) throw new FormError("duplicate-identifier", at, "$id", `resource ${key} is defined twice`);
+    this.#resources.set(key, pointer);
+    return key;
+  }
+
+  #resolve(ref: string, base: string, pointer: string): string {
+    const at = childPointer(pointer, "$ref");
+    let url: URL;
+    try {
+      url = new URL(ref, base);
+    } catch {
+      throw new FormError("remote-ref", at, "$ref", `${JSON.stringify(ref)} does not resolve inside the document`);
+    }
+    const key = stripFragment(url);
+    const resource = key === defaultBase && !this.#resources.has(key) ? "" : this.#resources.get(key);
+    if (resource === undefined) {
+      throw new FormError("remote-ref", at, "$ref", `${url.href} is outside the document (remote references are refused)`);
+    }
+    let fragment: string;
+    try {
+      fragment = decodeURIComponent(url.hash.slice(1));
+    } catch {
+      throw new FormError("unresolvable-ref", at, "$ref", `malformed percent-escape in ${JSON.stringify(ref)}`);
+    }
+    if (fragment === "" || fragment.startsWith("/")) {
+      const tokens = parsePointer(fragment);
+      const target = tokens === null ? undefined : childPointer(resource, ...tokens);
+      if (target === undefined || !this.#nodes.has(target)) {
+        throw new FormError("unresolvable-ref", at, "$ref", `${JSON.stringify(ref)} points at no schema in the document`);
+      }
+      return target;
+    }
+    const anchored = this.#anchors.get(`${key}#${fragment}`);
+    if (anchored === undefined) throw new FormError("unresolvable-ref", at, "$ref", `no $anchor ${JSON.stringify(fragment)} in ${key}`);
+    return anchored;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Runtime helpers: JavaScript source emitted into a generated module only when a keyword
+ * uses them. Each is plain ES2020, imports nothing, and is covered by the suite through the
+ * keywords that emit it.
+ *
+ * @module
+ */
+import type { HelperName } from "../keyword.ts";
+
+interface Helper {
+  readonly source: string;
+  readonly uses: ReadonlyArray<HelperName>;
+}
+
+/** Own-property presence (never inherited names). */
+const hasOwn: Helper = { uses: [], source: `const hasOwn = Object.hasOwn;` };
+
+/** Length in Unicode code points: a surrogate pair counts once, a lone surrogate once. */
+const codePointLength: Helper = {
+  uses: [],
+  source: `function codePointLength(s) {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) { n--; i++; }
+    }
+  }
+  return n;
+}`,
+};
+
+/** JSON deep equality: member order ignored, numbers by value (1 = 1.0, 0 = -0). */
+const equal: Helper = {
+  uses: ["hasOwn"],
+  source: `function equal(a, b) {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!equal(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if (!hasOwn(b, key) || !equal(a[key], b[key])) return false;
+  return true;
+}`,
+};
+
+/** No two items deep-equal: `===` for primitives, {@link equal} once a container appears. */
+const unique: Helper = {
+  uses: ["equal"],
+  source: `function unique(a) {
+  const n = a.length;
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    if (typeof x === "object" && x !== null) {
+      for (let j = 1; j < n; j++) for (let k = 0; k < j; k++) if (equal(a[j], a[k])) return false;
+      return true;
+    }
+  }
+  if (n > 16) return new Set(a).size === n;
+  for (let j = 1; j < n; j++) for (let k = 0; k < j; k++) if (a[j] === a[k]) return false;
+  return true;
+}`,
+};
+
+/**
+ * Is `x` an integer multiple of `m`? Decided exactly on the shortest decimal forms of both
+ * numbers (what the JSON text most plausibly said), with BigInt arithmetic.
+ */
+const multipleOf: Helper = {
+  uses: [],
+  source: `function decimal(x) {
+  let text = String(Math.abs(x));
+  let exponent = 0;
+  const e = text.indexOf("e");
+  if (e >= 0) { exponent = Number(text.slice(e + 1)); text = text.slice(0, e); }
+  const dot = text.indexOf(".");
+  if (dot >= 0) { exponent -= text.length - dot - 1; text = text.slice(0, dot) + text.slice(dot + 1); }
+  return [BigInt(text), exponent];
+}
+function multipleOf(x, m) {
+  if (x === 0) return true;
+  const [a, ea] = decimal(x);
+  const [b, eb] = decimal(m);
+  const e = Math.min(ea, eb);
+  return (a * 10n ** BigInt(ea - e)) % (b * 10n ** BigInt(eb - e)) === 0n;
+}`,
+};
+
+const helpers: Readonly<Record<HelperName, Helper>> = { hasOwn, codePointLength, equal, unique, multipleOf };
+
+/** The sources of `names` and of the helpers they use, each once, dependencies first. */
+export function helperSources(names: Iterable<HelperName>): string[] {
+  const done = new Set<HelperName>();
+  const out: string[] = [];
+  const visit = (name: HelperName): void => {
+    if (done.has(name)) return;
+    done.add(name);
+    for (const use of helpers[name].uses) visit(use);
+    out.push(helpers[name].source);
+  };
+  for (const name of [...names].sort()) visit(name);
+  return out;
+}

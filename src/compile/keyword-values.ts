@@ -1,0 +1,72 @@
+/**
+ * Checks of keyword values against the 2020-12 meta-schema's types, raising {@link FormError}.
+ *
+ * @module
+ */
+import { FormError } from "./form-error.ts";
+
+function keywordName(at: string): string {
+  return (at.slice(at.lastIndexOf("/") + 1)).replaceAll("~1", "/").replaceAll("~0", "~");
+}
+
+/** Throws `invalid-keyword-value` at `at`. */
+export function refuseValue(at: string, rule: string): never {
+  throw new FormError("invalid-keyword-value", at, keywordName(at), rule);
+}
+
+/** A non-negative integer (1.0 counts as an integer). */
+export function expectCount(value: unknown, at: string): void {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) refuseValue(at, "must be a non-negative integer");
+}
+
+/** A finite number. */
+export function expectNumber(value: unknown, at: string): void {
+  if (typeof value !== "number" || !Number.isFinite(value)) refuseValue(at, "must be a number");
+}
+
+export function expectString(value: unknown, at: string): void {
+  if (typeof value !== "string") refuseValue(at, "must be a string");
+}
+
+export function expectBoolean(value: unknown, at: string): void {
+  if (typeof value !== "boolean") refuseValue(at, "must be a boolean");
+}
+
+/** An array of distinct strings. */
+export function expectNames(value: unknown, at: string): void {
+  if (!Array.isArray(value) || !value.every((name) => typeof name === "string")) refuseValue(at, "must be an array of strings");
+  if (new Set(value).size !== value.length) refuseValue(at, "must not repeat a name");
+}
+
+/** A schema: an object or a boolean (checked in depth by the document walk). */
+export function expectSchema(value: unknown, at: string): void {
+  if (typeof value !== "boolean" && (typeof value !== "object" || value === null || Array.isArray(value))) {
+    refuseValue(at, "must be a schema (an object or a boolean)");
+  }
+}
+
+/** A non-empty array of schemas. */
+export function expectSchemaList(value: unknown, at: string): void {
+  if (!Array.isArray(value) || value.length === 0) refuseValue(at, "must be a non-empty array of schemas");
+  value.forEach((item, index) => expectSchema(item, `${at}/${index}`));
+}
+
+/** An object whose member values are schemas. */
+export function expectSchemaMap(value: unknown, at: string): void {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) refuseValue(at, "must be an object of schemas");
+}
+
+/** The subschemas of a keyword whose value is one schema. */
+export function one(value: unknown): Array<[ReadonlyArray<string | number>, unknown]> {
+  return [[[], value]];
+}
+
+/** The subschemas of a keyword whose value is an array of schemas. */
+export function list(value: unknown): Array<[ReadonlyArray<string | number>, unknown]> {
+  return (value as unknown[]).map((schema, index) => [[index], schema]);
+}
+
+/** The subschemas of a keyword whose value is an object of schemas. */
+export function map(value: unknown): Array<[ReadonlyArray<string | number>, unknown]> {
+  return Object.entries(value as Record<string, unknown>).map(([name, schema]) => [[name], schema]);
+}

@@ -1,0 +1,65 @@
+/**
+ * The shape of one vocabulary entry: the keyword, the instance type it constrains, the check
+ * of its own value, the subschemas it holds, and its emitter.
+ *
+ * @module
+ */
+import type { Body } from "./body.ts";
+import type { FormDocument } from "./document.ts";
+import type { Code } from "./safe-format.ts";
+
+/** The JSON type a keyword constrains; `"any"` when it applies to every instance. */
+export type InstanceType = "any" | "string" | "number" | "object" | "array";
+
+/** Names of the runtime helpers the compiler may emit into a module. */
+export type HelperName = "hasOwn" | "codePointLength" | "equal" | "unique" | "multipleOf";
+
+/** What an emitter may use: the node, its own value and location, and the module's services. */
+export interface KeywordContext {
+  /** The schema object the keyword belongs to. */
+  readonly node: Readonly<Record<string, unknown>>;
+  /** The keyword's own value (already checked). */
+  readonly value: unknown;
+  /** JSON Pointer of the keyword. */
+  readonly at: string;
+  /** JSON Pointer of the schema object. */
+  readonly pointer: string;
+  /** The expression holding the instance. */
+  readonly data: Code;
+  /** Where to append statements. */
+  readonly body: Body;
+  readonly compiler: Compiler;
+}
+
+/** Services of the module under construction, shared by every emitter. */
+export interface Compiler {
+  readonly document: FormDocument;
+  /** Compiles the schema at `pointer` into `body`; a failure returns from the function. */
+  inline(pointer: string, data: Code, body: Body): void;
+  /** Applies the `$ref` target at `pointer`: inlined when referenced once, else a call. */
+  reference(pointer: string, data: Code, body: Body): void;
+  /** A boolean expression: does `data` satisfy the schema at `pointer`? */
+  test(pointer: string, data: Code): Code;
+  /** The statement that fails validation at `at`. */
+  fail(at: string): Code;
+  /** A module-scope RegExp (`u` flag) for `source`. */
+  regex(source: string): Code;
+  /** A module-scope constant holding a JSON value, or a `Set` of an array's members. */
+  constant(value: unknown, as?: "Set"): Code;
+  /** The name of a runtime helper, emitted into the module on first use. */
+  helper(name: HelperName): Code;
+  /** The name of a format check, emitted into the module on first use. */
+  format(name: string): Code;
+}
+
+/** One keyword of the closed vocabulary. */
+export interface Keyword {
+  readonly name: string;
+  readonly instance: InstanceType;
+  /** @throws {FormError} when the keyword's own value is malformed. */
+  check(value: unknown, at: string): void;
+  /** The subschemas the value holds, each with its pointer tokens relative to the keyword. */
+  subschemas?(value: unknown): Array<[ReadonlyArray<string | number>, unknown]>;
+  /** Appends the keyword's checks; absent for annotations and for companions of another keyword. */
+  emit?(context: KeywordContext): void;
+}

@@ -1,0 +1,22 @@
+/**
+ * `anyOf`: the instance satisfies at least one subschema (tried in order, first match wins).
+ *
+ * @module
+ */
+import type { Keyword } from "../keyword.ts";
+import { expectSchemaList, list } from "../keyword-values.ts";
+import { childPointer } from "../pointer.ts";
+import { js, join } from "../safe-format.ts";
+
+export const anyOf: Keyword = {
+  name: "anyOf",
+  instance: "any",
+  check: expectSchemaList,
+  subschemas: list,
+  emit({ value, at, data, body, compiler }) {
+    const schemas = value as unknown[];
+    if (schemas.includes(true)) return;
+    const tests = schemas.map((_, index) => compiler.test(childPointer(at, index), data));
+    body.line(js`if (!(${join(tests, js` || `)})) ${compiler.fail(at)}`);
+  },
+};

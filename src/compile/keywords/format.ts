@@ -1,0 +1,24 @@
+/**
+ * `format`: asserted (not an annotation) for the formats in `formats/`; any other is refused.
+ *
+ * @module
+ */
+import { FormError } from "../form-error.ts";
+import { formatNames } from "../formats/index.ts";
+import type { Keyword } from "../keyword.ts";
+import { expectString } from "../keyword-values.ts";
+import { js } from "../safe-format.ts";
+
+export const format: Keyword = {
+  name: "format",
+  instance: "string",
+  check(value, at) {
+    expectString(value, at);
+    if (!formatNames.includes(value as string)) {
+      throw new FormError("unsupported-format", at, "format", `format ${JSON.stringify(value)} is not asserted by this compiler (supported: ${formatNames.join(", ")})`);
+    }
+  },
+  emit({ value, at, data, body, compiler }) {
+    body.line(js`if (!${compiler.format(value as string)}(${data})) ${compiler.fail(at)}`);
+  },
+};

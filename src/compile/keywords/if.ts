@@ -1,0 +1,35 @@
+/**
+ * `if` / `then` / `else`: when the instance satisfies `if` it must satisfy `then`, otherwise
+ * `else`; each absent branch is `true`.
+ *
+ * @module
+ */
+import type { Keyword } from "../keyword.ts";
+import { expectSchema, one } from "../keyword-values.ts";
+import { childPointer } from "../pointer.ts";
+import { js } from "../safe-format.ts";
+
+export const $if: Keyword = {
+  name: "if",
+  instance: "any",
+  check: expectSchema,
+  subschemas: one,
+  emit({ node, pointer, at, data, body, compiler }) {
+    const then = Object.hasOwn(node, "then") && node["then"] !== true;
+    const otherwise = Object.hasOwn(node, "else") && node["else"] !== true;
+    if (!then && !otherwise) return;
+    const test = compiler.test(at, data);
+    if (then) {
+      body.open(js`if (${test}) {`);
+      compiler.inline(childPointer(pointer, "then"), data, body);
+      if (otherwise) {
+        body.otherwise();
+        compiler.inline(childPointer(pointer, "else"), data, body);
+      }
+    } else {
+      body.open(js`if (!${test}) {`);
+      compiler.inline(childPointer(pointer, "else"), data, body);
+    }
+    body.close();
+  },
+};

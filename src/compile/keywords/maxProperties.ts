@@ -1,0 +1,17 @@
+/**
+ * `maxProperties`: at most this many own properties.
+ *
+ * @module
+ */
+import type { Keyword } from "../keyword.ts";
+import { expectCount } from "../keyword-values.ts";
+import { js } from "../safe-format.ts";
+
+export const maxProperties: Keyword = {
+  name: "maxProperties",
+  instance: "object",
+  check: expectCount,
+  emit({ value, at, data, body, compiler }) {
+    body.line(js`if (Object.keys(${data}).length > ${value as number}) ${compiler.fail(at)}`);
+  },
+};

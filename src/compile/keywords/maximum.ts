@@ -1,0 +1,17 @@
+/**
+ * `maximum`: the number is at most the value.
+ *
+ * @module
+ */
+import type { Keyword } from "../keyword.ts";
+import { expectNumber } from "../keyword-values.ts";
+import { js } from "../safe-format.ts";
+
+export const maximum: Keyword = {
+  name: "maximum",
+  instance: "number",
+  check: expectNumber,
+  emit({ value, at, data, body, compiler }) {
+    body.line(js`if (${data} > ${value as number}) ${compiler.fail(at)}`);
+  },
+};

@@ -1,0 +1,17 @@
+/**
+ * `minimum`: the number is at least the value.
+ *
+ * @module
+ */
+import type { Keyword } from "../keyword.ts";
+import { expectNumber } from "../keyword-values.ts";
+import { js } from "../safe-format.ts";
+
+export const minimum: Keyword = {
+  name: "minimum",
+  instance: "number",
+  check: expectNumber,
+  emit({ value, at, data, body, compiler }) {
+    body.line(js`if (${data} < ${value as number}) ${compiler.fail(at)}`);
+  },
+};

@@ -1,0 +1,35 @@
+/**
+ * `properties`: each present own property satisfies its schema. A property the node also
+ * `required` is known present (that check ran first and returns on failure).
+ *
+ * @module
+ */
+import type { Keyword } from "../keyword.ts";
+import { expectSchemaMap, map } from "../keyword-values.ts";
+import { childPointer } from "../pointer.ts";
+import { js, member } from "../safe-format.ts";
+import { present } from "./presence.ts";
+
+export const properties: Keyword = {
+  name: "properties",
+  instance: "object",
+  check: expectSchemaMap,
+  subschemas: map,
+  emit({ node, value, at, data, body, compiler }) {
+    const required = Array.isArray(node["required"]) ? (node["required"] as string[]) : [];
+    for (const [name, schema] of Object.entries(value as Record<string, unknown>)) {
+      if (schema === true) continue;
+      const where = childPointer(at, name);
+      if (schema === false) {
+        body.line(js`if (${present(compiler, data, name)}) ${compiler.fail(where)}`);
+        continue;
+      }
+      const known = required.includes(name);
+      if (!known) body.open(js`if (${present(compiler, data, name)}) {`);
+      const item = body.local("d");
+      body.line(js`const ${item} = ${member(data, name)};`);
+      compiler.inline(where, item, body);
+      if (!known) body.close();
+    }
+  },
+};

@@ -1,0 +1,17 @@
+/**
+ * `propertyNames`: every own member name, as a string instance, satisfies the schema.
+ * Emitted by the shared member loop.
+ *
+ * @module
+ */
+import type { Keyword } from "../keyword.ts";
+import { expectSchema, one } from "../keyword-values.ts";
+import { emitMemberLoop } from "./member-loop.ts";
+
+export const propertyNames: Keyword = {
+  name: "propertyNames",
+  instance: "object",
+  check: expectSchema,
+  subschemas: one,
+  emit: (context) => emitMemberLoop("propertyNames", context),
+};

@@ -1,0 +1,105 @@
+/**
+ * The closed vocabulary: every keyword the compiler implements, in emission order, and the
+ * keywords it refuses with a reason. Any other name fails the build (V4).
+ *
+ * @module
+ */
+import type { InstanceType, Keyword } from "./keyword.ts";
+import { $anchor } from "./keywords/$anchor.ts";
+import { $defs } from "./keywords/$defs.ts";
+import { $id } from "./keywords/$id.ts";
+import { $ref } from "./keywords/$ref.ts";
+import { $schema } from "./keywords/$schema.ts";
+import { additionalProperties } from "./keywords/additionalProperties.ts";
+import { allOf } from "./keywords/allOf.ts";
+import * as annotations from "./keywords/annotations.ts";
+import { anyOf } from "./keywords/anyOf.ts";
+import { $const } from "./keywords/const.ts";
+import { contains } from "./keywords/contains.ts";
+import { dependentRequired } from "./keywords/dependentRequired.ts";
+import { dependentSchemas } from "./keywords/dependentSchemas.ts";
+import { $else } from "./keywords/else.ts";
+import { $enum } from "./keywords/enum.ts";
+import { exclusiveMaximum } from "./keywords/exclusiveMaximum.ts";
+import { exclusiveMinimum } from "./keywords/exclusiveMinimum.ts";
+import { format } from "./keywords/format.ts";
+import { $if } from "./keywords/if.ts";
+import { items } from "./keywords/items.ts";
+import { maxContains } from "./keywords/maxContains.ts";
+import { maximum } from "./keywords/maximum.ts";
+import { maxItems } from "./keywords/maxItems.ts";
+import { maxLength } from "./keywords/maxLength.ts";
+import { maxProperties } from "./keywords/maxProperties.ts";
+import { minContains } from "./keywords/minContains.ts";
+import { minimum } from "./keywords/minimum.ts";
+import { minItems } from "./keywords/minItems.ts";
+import { minLength } from "./keywords/minLength.ts";
+import { minProperties } from "./keywords/minProperties.ts";
+import { multipleOf } from "./keywords/multipleOf.ts";
+import { not } from "./keywords/not.ts";
+import { oneOf } from "./keywords/oneOf.ts";
+import { pattern } from "./keywords/pattern.ts";
+import { patternProperties } from "./keywords/patternProperties.ts";
+import { prefixItems } from "./keywords/prefixItems.ts";
+import { properties } from "./keywords/properties.ts";
+import { propertyNames } from "./keywords/propertyNames.ts";
+import { required } from "./keywords/required.ts";
+import { $then } from "./keywords/then.ts";
+import { type } from "./keywords/type.ts";
+import { uniqueItems } from "./keywords/uniqueItems.ts";
+
+/**
+ * Implemented keywords in emission order: identifiers and annotations, `$ref`, `type`,
+ * `const`/`enum`, then one contiguous group per instance type (cheap checks first), then the
+ * applicators.
+ */
+export const vocabulary: ReadonlyArray<Keyword> = [
+  $schema, $id, $anchor, $defs,
+  annotations.$comment, annotations.title, annotations.description, annotations.$default, annotations.examples,
+  annotations.deprecated, annotations.readOnly, annotations.writeOnly,
+  $ref, type, $const, $enum,
+  maxLength, minLength, pattern, format,
+  minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf,
+  required, dependentRequired, minProperties, maxProperties, properties, patternProperties, additionalProperties,
+  propertyNames, dependentSchemas,
+  minItems, maxItems, prefixItems, items, contains, minContains, maxContains, uniqueItems,
+  allOf, anyOf, oneOf, not, $if, $then, $else,
+];
+
+const byName = new Map(vocabulary.map((keyword) => [keyword.name, keyword]));
+
+/** The implemented keyword named `name`, if any (own entries only: `toString` is not one). */
+export function keywordOf(name: string): Keyword | undefined {
+  return byName.get(name);
+}
+
+/** The instance type each implemented keyword constrains. */
+export function instanceOf(name: string): InstanceType | undefined {
+  return byName.get(name)?.instance;
+}
+
+const dynamic = "dynamic scoping is not implemented; a form's references must be static";
+const unevaluated = "annotation-dependent evaluation is not implemented; close objects with additionalProperties and arrays with items";
+const content = "content* keywords describe encoded strings and assert nothing in 2020-12; the compiler refuses them rather than ignore them";
+
+/** Keywords known to JSON Schema that the compiler refuses, with the reason. */
+export const refused: ReadonlyMap<string, string> = new Map([
+  ["$dynamicRef", dynamic],
+  ["$dynamicAnchor", dynamic],
+  ["$recursiveRef", "a draft 2019-09 keyword; forms are 2020-12"],
+  ["$recursiveAnchor", "a draft 2019-09 keyword; forms are 2020-12"],
+  ["$vocabulary", "meta-schema authoring is not supported in a form"],
+  ["unevaluatedProperties", unevaluated],
+  ["unevaluatedItems", unevaluated],
+  ["contentEncoding", content],
+  ["contentMediaType", content],
+  ["contentSchema", content],
+  ["definitions", "a draft-07 keyword; use $defs"],
+  ["dependencies", "a draft-07 keyword; use dependentRequired or dependentSchemas"],
+  ["additionalItems", "a draft-2019-09 keyword; use items with prefixItems"],
+]);
+
+/** Why a known keyword is refused, or undefined when the name is not a refused keyword. */
+export function refusedReason(name: string): string | undefined {
+  return refused.get(name);
+}
