@@ -1,0 +1,74 @@
+/**
+ * The example application: the page address (`forms/page.json`) at `/page`, the stored pages
+ * for people at `/pages/:id`, and a plain index at `/`. Every runtime entry serves this app
+ * with its own {@link PageStore}.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { address } from "../address/address.ts";
+import { form } from "../generated/page.ts";
+import { PAGE_CONTENT_SECURITY_POLICY, renderPage } from "./render.ts";
+import type { PageStore } from "./store.ts";
+
+/** What a published page's act answers (R1). */
+export interface Published {
+  /** The page's id, a random UUID. */
+  readonly id: string;
+  /** Absolute URL of the page for people. */
+  readonly url: string;
+}
+
+/** Ids are `crypto.randomUUID()` values; anything else is not a page. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/**
+ * Creates the example app.
+ *
+ * @param store - gives the page store for a request (for Workers KV, from `c.env`).
+ * @returns the Hono app; its `fetch` is the whole server.
+ * @example
+ * ```ts
+ * export default createExampleApp((c) => new WorkersKvPageStore(c.env.PAGES));
+ * ```
+ */
+export function createExampleApp(store: (c: Context) => PageStore): Hono {
+  const app = new Hono();
+
+  app.get("/", function index(c) {
+    const here = new URL("/page", c.req.url).href;
+    return c.text(
+      `GPT addresses on this server:\n\n${here}\n  publishes a page of rich text. GET it for the form; POST a page to publish it.\n`,
+    );
+  });
+
+  app.route(
+    "/page",
+    address({
+      form,
+      gptType: "page",
+      async act(page, { c }): Promise<Published> {
+        const id = crypto.randomUUID();
+        await store(c).put(id, renderPage(page));
+        return { id, url: new URL(`/pages/${id}`, c.req.url).href };
+      },
+    }),
+  );
+
+  app.get("/pages/:id", async function storedPage(c) {
+    const id = c.req.param("id");
+    const html = UUID.test(id) ? await store(c).get(id) : null;
+    if (html === null) return c.text("No page here.\n", 404);
+    return new Response(html, {
+      headers: {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Security-Policy": `${PAGE_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
+        "X-Content-Type-Options": "nosniff",
+        "Cache-Control": "public, max-age=3600",
+      },
+    });
+  });
+
+  return app;
+}
