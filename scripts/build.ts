@@ -21,6 +21,11 @@ try {
 }
 if (!process.argv.includes("--forms-only")) {
   const tsc = fileURLToPath(new URL("../node_modules/typescript/bin/tsc", import.meta.url));
-  execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+  try {
+    execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+  } catch {
+    console.error("build failed: tsc -p tsconfig.build.json reported the errors above");
+    process.exit(1);
+  }
   console.log("emitted dist/");
 }

@@ -1,6 +1,31 @@
 /**
- * gpt-address: the runtime entry. Web-standard `Request`/`Response` only, no Node API.
+ * gpt-address: publish a GPT address from a form compiled at build time.
  *
+ * The runtime entry. It speaks Web-standard `Request`/`Response` only and imports no Node
+ * API, so it runs on Cloudflare Workers, Deno Deploy, Vercel Edge, Node and Bun alike.
+ *
+ * @example
+ * ```ts
+ * import { Hono } from "hono";
+ * import { address } from "gpt-address";
+ * import { form } from "./generated/page.ts"; // built from forms/page.json by `npm run build`
+ *
+ * const app = new Hono();
+ * app.route("/page", address({ form, act: (page) => ({ title: page.title }) }));
+ * export default app;
+ * ```
  * @module
  */
-export type { CompiledForm } from "./address/form.ts";
+export {
+  address,
+  DEFAULT_CACHE_CONTROL,
+  DEFAULT_MAX_BYTES,
+  type ActContext,
+  type AddressOptions,
+  type CompiledForm,
+  type Rejection,
+  type RejectionCode,
+} from "./address/index.ts";
+export { BodyReadError, ContentTooLargeError, readBody, type BodyReadErrorCode, type ReadBodyOptions } from "./body/index.ts";
+export { DEFAULT_MAX_DEPTH, parseJson, type ParseJsonOptions } from "./json/parse.ts";
+export { JsonSyntaxError, type JsonSyntaxErrorCode } from "./json/json-syntax-error.ts";

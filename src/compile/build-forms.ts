@@ -30,17 +30,18 @@ export interface BuildFormsOptions {
 /** One form file that cannot be built, with the place and the rule it breaks. */
 export class FormFileError extends Error {
   override readonly name = "FormFileError";
-  /**
-   * @param file - the form file, relative to the project root
-   * @param pointer - JSON Pointer into the form file (`/s/properties/title/maxLength`)
-   * @param rule - what is wrong, in words
-   */
-  constructor(
-    readonly file: string,
-    readonly pointer: string,
-    readonly rule: string,
-  ) {
+  /** The form file, relative to the project root. */
+  readonly file: string;
+  /** JSON Pointer into the form file (`/s/properties/title/maxLength`). */
+  readonly pointer: string;
+  /** What is wrong, in words. */
+  readonly rule: string;
+
+  constructor(file: string, pointer: string, rule: string) {
     super(`${file}#${pointer}: ${rule}`);
+    this.file = file;
+    this.pointer = pointer;
+    this.rule = rule;
   }
 }
 
@@ -114,11 +115,14 @@ async function buildForm(path: string, root: string, outDir: string) {
   }
   const arrivalText = JSON.stringify(document);
   const page = renderArrivalPage(arrival, { title: name });
-  const actType = await compileType(arrival.s as Parameters<typeof compileType>[0], "Act", {
+  // The root type is named Act whatever the form's title says (a title would name it).
+  const { title: _title, ...actSchema } = arrival.s as Record<string, unknown>;
+  const actType = await compileType(actSchema as Parameters<typeof compileType>[0], "Act", {
     bannerComment: "",
     additionalProperties: false,
     declareExternallyReferenced: true,
-    format: false,
+    ignoreMinAndMaxItems: true,
+    format: true,
     cwd: outDir,
     $refOptions: { resolve: { external: false } },
   });
