@@ -108,7 +108,10 @@ async function buildForm(path: string, root: string, outDir: string) {
   let maxDepth: number | null;
   try {
     validatorSource = compileForm(arrival.s, { source: file });
-    maxDepth = admittedDepth(arrival.s);
+    // The parser may go one level deeper than any valid act, so that an act one level too
+    // deep is still parsed and then refused by the form, not by the parser's limit.
+    const depth = admittedDepth(arrival.s);
+    maxDepth = depth === null ? null : depth + 1;
   } catch (error) {
     if (error instanceof FormError) throw new FormFileError(file, `/s${error.pointer}`, error.message);
     throw error;
