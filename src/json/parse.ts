@@ -1,0 +1,425 @@
+/**
+ * The strict JSON parser: RFC 8259 over UTF-8 bytes, with the I-JSON (RFC 7493) profile.
+ *
+ * @module
+ */
+import { JsonSyntaxError, type JsonSyntaxErrorCode } from "./json-syntax-error.ts";
+
+/** Options of {@link parseJson}. */
+export interface ParseJsonOptions {
+  /**
+   * The most arrays and objects a value may nest, counting every container on the path from the
+   * root (`[]` has depth 1, `[[]]` depth 2, a scalar 0). A non-negative integer; default 64.
+   */
+  readonly maxDepth?: number;
+}
+
+/** The default of {@link ParseJsonOptions.maxDepth}: containers nested, root included. */
+export const DEFAULT_MAX_DEPTH = 64;
+
+const MAX_SAFE_INTEGER = 9007199254740991;
+const hasOwn = Object.hasOwn;
+const defineProperty = Object.defineProperty;
+const isArray = Array.isArray;
+const fromCharCode = String.fromCharCode as (...codes: ArrayLike<number> & unknown[]) => string;
+
+/** 1 for a byte that stands for itself inside a string: ASCII, not a control, `"` or `\`. */
+const PLAIN = new Uint8Array(256);
+for (let c = 0x20; c < 0x80; c++) PLAIN[c] = 1;
+PLAIN[0x22] = 0;
+PLAIN[0x5c] = 0;
+
+/** The value of a hexadecimal digit byte, or -1. */
+const HEX = new Int8Array(256).fill(-1);
+for (let c = 0; c < 10; c++) HEX[0x30 + c] = c;
+for (let c = 0; c < 6; c++) {
+  HEX[0x41 + c] = 10 + c;
+  HEX[0x61 + c] = 10 + c;
+}
+
+/** The code unit a one-letter escape (`\n`…) stands for, or 0 if the letter is not one. */
+const ESCAPE = new Uint8Array(256);
+ESCAPE[0x22] = 0x22;
+ESCAPE[0x5c] = 0x5c;
+ESCAPE[0x2f] = 0x2f;
+ESCAPE[0x62] = 0x08;
+ESCAPE[0x66] = 0x0c;
+ESCAPE[0x6e] = 0x0a;
+ESCAPE[0x72] = 0x0d;
+ESCAPE[0x74] = 0x09;
+
+/** The largest number of arguments handed to `String.fromCharCode` at once. */
+const CHUNK = 8192;
+
+/** Short ASCII strings (member names, enum-like values) by a hash of their bytes. */
+const SHORT_MAX = 24;
+const CACHE_BITS = 10;
+const cache: string[] = new Array<string>(1 << CACHE_BITS).fill("");
+
+/** Scratch UTF-16 code units for strings with escapes or non-ASCII characters; grows. */
+let units = new Uint16Array(256);
+
+/** Where the last {@link readString} or {@link readNumber} stopped (one past its last byte). */
+let end = 0;
+
+function fail(code: JsonSyntaxErrorCode, offset: number): never {
+  throw new JsonSyntaxError(code, offset);
+}
+
+/** Rejects at `i`: the end of the text, or an unexpected byte. */
+function failAt(b: Uint8Array, i: number): never {
+  throw new JsonSyntaxError(i >= b.length ? "unexpected-end" : "unexpected-byte", i);
+}
+
+/** The string of the code units (bytes or UTF-16 units) `a[start..stop)`. */
+function unitsToString(a: Uint8Array | Uint16Array, start: number, stop: number): string {
+  if (stop - start <= CHUNK) return fromCharCode.apply(null, a.subarray(start, stop) as never);
+  let s = "";
+  for (let j = start; j < stop; j += CHUNK) {
+    s += fromCharCode.apply(null, a.subarray(j, Math.min(j + CHUNK, stop)) as never);
+  }
+  return s;
+}
+
+/** The string of the ASCII bytes `b[start..start+n)`, n ≤ {@link SHORT_MAX}, through the cache. */
+function shortString(b: Uint8Array, start: number, n: number): string {
+  const stop = start + n;
+  let h = n;
+  for (let j = start; j < stop; j++) h = Math.imul(h ^ b[j]!, 0x01000193);
+  h = (h ^ (h >>> 15)) & ((1 << CACHE_BITS) - 1);
+  const s = cache[h]!;
+  if (s.length === n) {
+    let j = 0;
+    while (j < n && s.charCodeAt(j) === b[start + j]) j++;
+    if (j === n) return s;
+  }
+  const t = fromCharCode.apply(null, b.subarray(start, stop) as never);
+  cache[h] = t;
+  return t;
+}
+
+/**
+ * Reads the string whose content starts at `start` (just after the opening quote); sets
+ * {@link end} just after the closing quote.
+ */
+function readString(b: Uint8Array, start: number): string {
+  let i = start;
+  while (PLAIN[b[i]!] === 1) i++;
+  if (b[i] === 0x22) {
+    end = i + 1;
+    const n = i - start;
+    if (n === 0) return "";
+    return n <= SHORT_MAX ? shortString(b, start, n) : unitsToString(b, start, i);
+  }
+  return readComplexString(b, start, i);
+}
+
+/** The value of the four hex digits at `b[i..i+4)`, or -1. */
+function hex4(b: Uint8Array, i: number): number {
+  if (i + 4 > b.length) return -1;
+  const h0 = HEX[b[i]!]!, h1 = HEX[b[i + 1]!]!, h2 = HEX[b[i + 2]!]!, h3 = HEX[b[i + 3]!]!;
+  if ((h0 | h1 | h2 | h3) < 0) return -1;
+  return (h0 << 12) | (h1 << 8) | (h2 << 4) | h3;
+}
+
+/**
+ * Reads a string holding an escape, a non-ASCII character or an error; `i` is the first byte
+ * at or after `start` that is not plain ASCII.
+ */
+function readComplexString(b: Uint8Array, start: number, i: number): string {
+  const len = b.length;
+  // Each byte yields at most one UTF-16 code unit, so the rest of the text bounds the string.
+  if (units.length < len - start) {
+    let size = units.length;
+    while (size < len - start) size *= 2;
+    units = new Uint16Array(size);
+  }
+  const u = units;
+  let n = 0;
+  for (let j = start; j < i; j++) u[n++] = b[j]!;
+  for (;;) {
+    const c = b[i]!;
+    if (PLAIN[c] === 1) {
+      u[n++] = c;
+      i++;
+    } else if (c === 0x22) {
+      end = i + 1;
+      return unitsToString(u, 0, n);
+    } else if (c === 0x5c) {
+      const e = b[i + 1]!;
+      const unit = ESCAPE[e];
+      if (unit !== undefined && unit !== 0) {
+        u[n++] = unit;
+        i += 2;
+      } else if (e === 0x75) {
+        const h = hex4(b, i + 2);
+        if (h < 0) fail("invalid-escape", i);
+        if (h >= 0xd800 && h <= 0xdfff) {
+          if (h >= 0xdc00 || b[i + 6] !== 0x5c || b[i + 7] !== 0x75) fail("lone-surrogate", i);
+          const l = hex4(b, i + 8);
+          if (l < 0) fail("invalid-escape", i + 6);
+          if (l < 0xdc00 || l > 0xdfff) fail("lone-surrogate", i);
+          u[n++] = h;
+          u[n++] = l;
+          i += 12;
+        } else {
+          u[n++] = h;
+          i += 6;
+        }
+      } else {
+        fail(i + 1 >= len ? "unexpected-end" : "invalid-escape", i);
+      }
+    } else if (c >= 0x80) {
+      // RFC 3629 §4: the well-formed byte sequences.
+      const c1 = b[i + 1]!;
+      if (c >= 0xc2 && c <= 0xdf) {
+        if ((c1 & 0xc0) !== 0x80) fail("invalid-utf8", i);
+        u[n++] = ((c & 0x1f) << 6) | (c1 & 0x3f);
+        i += 2;
+      } else if (c >= 0xe0 && c <= 0xef) {
+        const c2 = b[i + 2]!;
+        if (
+          c1 < (c === 0xe0 ? 0xa0 : 0x80) ||
+          c1 > (c === 0xed ? 0x9f : 0xbf) ||
+          (c2 & 0xc0) !== 0x80
+        ) {
+          fail("invalid-utf8", i);
+        }
+        u[n++] = ((c & 0x0f) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f);
+        i += 3;
+      } else if (c >= 0xf0 && c <= 0xf4) {
+        const c2 = b[i + 2]!, c3 = b[i + 3]!;
+        if (
+          c1 < (c === 0xf0 ? 0x90 : 0x80) ||
+          c1 > (c === 0xf4 ? 0x8f : 0xbf) ||
+          (c2 & 0xc0) !== 0x80 ||
+          (c3 & 0xc0) !== 0x80
+        ) {
+          fail("invalid-utf8", i);
+        }
+        const cp = (((c & 0x07) << 18) | ((c1 & 0x3f) << 12) | ((c2 & 0x3f) << 6) | (c3 & 0x3f)) - 0x10000;
+        u[n++] = 0xd800 | (cp >> 10);
+        u[n++] = 0xdc00 | (cp & 0x3ff);
+        i += 4;
+      } else {
+        fail("invalid-utf8", i);
+      }
+    } else if (i >= len) {
+      fail("unexpected-end", i);
+    } else {
+      fail("control-character", i);
+    }
+  }
+}
+
+/** Reads the number starting at `start` (a `-` or a digit); sets {@link end} after it. */
+function readNumber(b: Uint8Array, start: number): number {
+  let i = start;
+  let c = b[i]!;
+  const negative = c === 0x2d;
+  if (negative) c = b[++i]!;
+  let n: number;
+  if (c === 0x30) {
+    n = 0;
+    c = b[++i]!;
+  } else if (c >= 0x31 && c <= 0x39) {
+    n = c - 0x30;
+    c = b[++i]!;
+    while (c >= 0x30 && c <= 0x39) {
+      n = n * 10 + (c - 0x30);
+      c = b[++i]!;
+    }
+  } else {
+    failAt(b, i);
+  }
+  if (c !== 0x2e && c !== 0x65 && c !== 0x45) {
+    end = i;
+    // Exact below 2⁵³; above it, rounding is monotonic and 2⁵³ is a double, so the test holds.
+    if (n > MAX_SAFE_INTEGER) fail("integer-out-of-range", start);
+    return negative ? -n : n;
+  }
+  if (c === 0x2e) {
+    c = b[++i]!;
+    if (!(c >= 0x30 && c <= 0x39)) failAt(b, i);
+    do c = b[++i]!;
+    while (c >= 0x30 && c <= 0x39);
+  }
+  if (c === 0x65 || c === 0x45) {
+    c = b[++i]!;
+    if (c === 0x2b || c === 0x2d) c = b[++i]!;
+    if (!(c >= 0x30 && c <= 0x39)) failAt(b, i);
+    do c = b[++i]!;
+    while (c >= 0x30 && c <= 0x39);
+  }
+  end = i;
+  // The grammar is checked above; Number() rounds a JSON number exactly as JSON.parse does.
+  const value = +unitsToString(b, start, i);
+  if (value === Infinity || value === -Infinity) fail("number-out-of-range", start);
+  return value;
+}
+
+/** Checks the literal `word` (its bytes after the first) at `i`; returns the index after it. */
+function readLiteral(b: Uint8Array, i: number, b1: number, b2: number, b3: number, b4: number): number {
+  if (b[i + 1] !== b1) failAt(b, i + 1);
+  if (b[i + 2] !== b2) failAt(b, i + 2);
+  if (b[i + 3] !== b3) failAt(b, i + 3);
+  if (b4 === 0) return i + 4;
+  if (b[i + 4] !== b4) failAt(b, i + 4);
+  return i + 5;
+}
+
+type Container = unknown[] | Record<string, unknown>;
+
+/**
+ * Parses one JSON text from its UTF-8 bytes, strictly: RFC 8259 with the I-JSON (RFC 7493)
+ * profile, and returns the value exactly as `JSON.parse` returns it for the same text.
+ *
+ * What it rejects that `JSON.parse` accepts (each with its {@link JsonSyntaxError.code}):
+ * - a duplicate member name in any object at any depth, compared after unescaping (`"a"` and
+ *   `"\u0061"` are the same name): `duplicate-name` (RFC 7493 §2.3; draft: Verification, V2);
+ * - bytes that are not UTF-8 inside a string (overlong forms, encoded surrogates, code points
+ *   above U+10FFFF, truncated or stray sequences): `invalid-utf8` (RFC 7493 §2.1);
+ * - a byte order mark at the start: `byte-order-mark` (RFC 8259 §8.1);
+ * - a `\u` escape of a surrogate that is not half of a high–low pair: `lone-surrogate`;
+ * - a number whose magnitude rounds to infinity (`1e400`, `-1e400`): `number-out-of-range`;
+ * - an integer literal, written with no fraction and no exponent, outside ±(2⁵³−1)
+ *   (`9007199254740992`): `integer-out-of-range`, because a validator would otherwise check a
+ *   different number than the actor sent (RFC 7493 §2.2);
+ * - more than `maxDepth` nested arrays and objects: `depth-exceeded`.
+ *
+ * Number policy, otherwise: every number is the double `JSON.parse` gives. `-0` is -0, `1.0` is
+ * 1, `1E+2` is 100, `1e-400` underflows to 0 and is accepted, and a number written with a
+ * fraction or an exponent is accepted even when it is a large integer (`9007199254740993.0` is
+ * 9007199254740992, `1e16` is 10¹⁶).
+ *
+ * Objects are plain objects (prototype `Object.prototype`) whose members are own enumerable
+ * data properties; a member named `__proto__` is an ordinary own member and never changes the
+ * prototype, and names inherited from `Object.prototype` (`toString`, `constructor`) are not
+ * present until the text defines them. The parser is iterative: depth never grows the call
+ * stack.
+ *
+ * @param bytes - the JSON text as UTF-8 bytes (no byte order mark).
+ * @param options - {@link ParseJsonOptions}.
+ * @returns the value, as `JSON.parse` returns it for the same text.
+ * @throws {@link JsonSyntaxError} for every text it does not accept, with a stable `code` and
+ *   the byte `offset` where the rejection was decided; nothing else for any input bytes.
+ * @throws RangeError if `options.maxDepth` is not a non-negative integer.
+ * @see https://www.rfc-editor.org/rfc/rfc8259 RFC 8259
+ * @see https://www.rfc-editor.org/rfc/rfc7493 RFC 7493 (I-JSON)
+ * @example
+ * ```ts
+ * parseJson(new TextEncoder().encode('{"a": [1, 2]}')); // { a: [1, 2] }
+ * parseJson(new TextEncoder().encode('{"a": 1, "\\u0061": 2}')); // throws JsonSyntaxError "duplicate-name"
+ * ```
+ */
+export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknown {
+  const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (!Number.isInteger(maxDepth) || maxDepth < 0) {
+    throw new RangeError("maxDepth must be a non-negative integer");
+  }
+  const b = bytes;
+  const len = b.length;
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) fail("byte-order-mark", 0);
+  /** The open containers, outermost first; `names[d]` is the pending member name of `stack[d]`. */
+  const stack: Container[] = [];
+  const names: string[] = [];
+  const nameAt: number[] = [];
+  let depth = 0;
+  let i = 0;
+  let c: number;
+  let value: unknown;
+  parseValue: for (;;) {
+    c = b[i]!;
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
+    if (c === 0x22) {
+      value = readString(b, i + 1);
+      i = end;
+    } else if (c === 0x7b) {
+      if (depth === maxDepth) fail("depth-exceeded", i);
+      c = b[++i]!;
+      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
+      if (c === 0x7d) {
+        value = {};
+        i++;
+      } else {
+        if (c !== 0x22) failAt(b, i);
+        nameAt[depth] = i;
+        names[depth] = readString(b, i + 1);
+        i = end;
+        c = b[i]!;
+        while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
+        if (c !== 0x3a) failAt(b, i);
+        i++;
+        stack[depth++] = {};
+        continue parseValue;
+      }
+    } else if (c === 0x5b) {
+      if (depth === maxDepth) fail("depth-exceeded", i);
+      c = b[++i]!;
+      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
+      if (c === 0x5d) {
+        value = [];
+        i++;
+      } else {
+        stack[depth++] = [];
+        continue parseValue;
+      }
+    } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
+      value = readNumber(b, i);
+      i = end;
+    } else if (c === 0x74) {
+      i = readLiteral(b, i, 0x72, 0x75, 0x65, 0);
+      value = true;
+    } else if (c === 0x66) {
+      i = readLiteral(b, i, 0x61, 0x6c, 0x73, 0x65);
+      value = false;
+    } else if (c === 0x6e) {
+      i = readLiteral(b, i, 0x75, 0x6c, 0x6c, 0);
+      value = null;
+    } else {
+      failAt(b, i);
+    }
+    // A value is complete: add it to the open container, and close containers that end here.
+    for (;;) {
+      c = b[i]!;
+      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
+      if (depth === 0) {
+        if (i < len) fail("trailing-bytes", i);
+        return value;
+      }
+      const top = stack[depth - 1]!;
+      if (isArray(top)) {
+        top.push(value);
+        if (c === 0x2c) {
+          i++;
+          continue parseValue;
+        }
+        if (c !== 0x5d) failAt(b, i);
+      } else {
+        const name = names[depth - 1]!;
+        // An own member is never undefined, so `undefined` proves absence without hasOwn; a
+        // name found on the prototype (`toString`, `__proto__`) is defined as an own property.
+        if (top[name] === undefined) top[name] = value;
+        else if (hasOwn(top, name)) fail("duplicate-name", nameAt[depth - 1]!);
+        else defineProperty(top, name, { value, writable: true, enumerable: true, configurable: true });
+        if (c === 0x2c) {
+          c = b[++i]!;
+          while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
+          if (c !== 0x22) failAt(b, i);
+          nameAt[depth - 1] = i;
+          names[depth - 1] = readString(b, i + 1);
+          i = end;
+          c = b[i]!;
+          while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
+          if (c !== 0x3a) failAt(b, i);
+          i++;
+          continue parseValue;
+        }
+        if (c !== 0x7d) failAt(b, i);
+      }
+      i++;
+      value = top;
+      depth--;
+    }
+  }
+}
