@@ -193,7 +193,23 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     return new Response(null, { status: 204, headers: emptyHeaders });
   }
 
+  /** A server fault (a throwing act, or a bug in a stage): logged, 500, never a rejection. */
+  function fault(what: string, error: unknown): Response {
+    console.error(`gpt-address: ${what} of the address "${form.name}" threw`, error);
+    return new Response(null, { status: 500, headers: emptyHeaders });
+  }
+
   async function perform(c: Context<E>): Promise<Response> {
+    try {
+      return await verify(c);
+    } catch (error) {
+      // Only an unexpected exception gets here: every rejection returned 204 already. Failing
+      // with 500 keeps an unchecked body from reaching the act (V4).
+      return fault("verification", error);
+    }
+  }
+
+  async function verify(c: Context<E>): Promise<Response> {
     const request = c.req.raw;
     // No decompression: a coded body is rejected unread (DESIGN.md §6).
     const coding = request.headers.get("content-encoding");
@@ -223,8 +239,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
       const result = await act(value, { actor: request.headers.get("gpt-actor"), c });
       body = JSON.stringify(result === undefined ? null : result);
     } catch (error) {
-      console.error(`gpt-address: the act handler of the address "${form.name}" threw`, error);
-      return new Response(null, { status: 500, headers: emptyHeaders });
+      return fault("the act handler", error);
     }
     return new Response(body, { status: 200, headers: actHeaders });
   }
