@@ -7,7 +7,7 @@
  */
 import { Body } from "./body.ts";
 import { type FormDocument, isSchemaObject } from "./document.ts";
-import { formatCheck } from "./formats/index.ts";
+import { formatCheck, formatSources } from "./formats/index.ts";
 import { helperSources } from "./helpers/index.ts";
 import type { Compiler, HelperName, InstanceType } from "./keyword.ts";
 import { parsePointer } from "./pointer.ts";
@@ -52,7 +52,7 @@ export class ModuleCompiler implements Compiler {
     this.#names.add("validate");
     this.#queue.push("");
     for (let pointer = this.#queue.shift(); pointer !== undefined; pointer = this.#queue.shift()) this.#compileFunction(pointer);
-    const declarations = [...helperSources(this.#helpers), ...[...this.#formats.keys()].map((name) => formatCheck(name).source), ...this.#hoisted];
+    const declarations = [...helperSources(this.#helpers), ...formatSources(this.#formats.keys()), ...this.#hoisted];
     return [...declarations, ...this.#bodies].join("\n");
   }
 
@@ -164,7 +164,7 @@ export class ModuleCompiler implements Compiler {
   format(name: string): Code {
     let code = this.#formats.get(name);
     if (code === undefined) {
-      code = id(formatCheck(name).name.replace(/-/g, "_").replace(/^/, "format_"));
+      code = id(formatCheck(name).fn);
       this.#formats.set(name, code);
     }
     return code;

@@ -1,24 +1,53 @@
 /**
- * The asserted formats: each a JavaScript function `(string) => boolean` emitted into a
- * module only when a form uses it.
+ * The asserted formats. `format` is an assertion here (not the 2020-12 default annotation):
+ * a form that names any other format is refused at build.
  *
  * @module
  */
+import { date, dateTime, duration, time } from "./date-time.ts";
+import { email } from "./email.ts";
+import type { FormatCheck } from "./format-check.ts";
+import { hostname } from "./hostname.ts";
+import { ipv4, ipv6 } from "./ip.ts";
+import { jsonPointer, relativeJsonPointer } from "./pointers.ts";
+import { regex, uuid } from "./simple.ts";
+import { uri, uriReference } from "./uri.ts";
 
-/** A format check: the source of `function <name>(s) {…}` plus module-scope declarations. */
-export interface FormatCheck {
-  readonly name: string;
-  readonly source: string;
-}
+export type { FormatCheck } from "./format-check.ts";
 
-const checks: ReadonlyArray<FormatCheck> = [];
+const checks: ReadonlyArray<FormatCheck> = [
+  date, time, dateTime, duration, email, hostname, ipv4, ipv6, uri, uriReference, uuid, jsonPointer, relativeJsonPointer, regex,
+];
 
 /** Names of the formats the compiler asserts. */
 export const formatNames: ReadonlyArray<string> = checks.map((check) => check.name);
+
+/** Formats the compiler refuses, with the reason. */
+export const refusedFormats: ReadonlyMap<string, string> = new Map([
+  ["idn-email", "internationalized addresses need IDNA2008 tables the compiler does not carry"],
+  ["idn-hostname", "internationalized host names need IDNA2008 tables the compiler does not carry"],
+  ["iri", "IRIs need RFC 3987 character tables the compiler does not carry"],
+  ["iri-reference", "IRIs need RFC 3987 character tables the compiler does not carry"],
+  ["uri-template", "not a shape constraint a form needs"],
+]);
 
 /** The check for a supported format. */
 export function formatCheck(name: string): FormatCheck {
   const check = checks.find((candidate) => candidate.name === name);
   if (check === undefined) throw new Error(`no format ${name}`);
   return check;
+}
+
+/** The sources of `names`' checks and of the checks they call, each once, callees first. */
+export function formatSources(names: Iterable<string>): string[] {
+  const done = new Set<FormatCheck>();
+  const out: string[] = [];
+  const visit = (check: FormatCheck): void => {
+    if (done.has(check)) return;
+    done.add(check);
+    for (const use of check.uses ?? []) visit(use);
+    out.push(check.source);
+  };
+  for (const name of names) visit(formatCheck(name));
+  return out;
 }

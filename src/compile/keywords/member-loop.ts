@@ -26,21 +26,16 @@ export function emitMemberLoop(keyword: (typeof owners)[number], { node, pointer
   const key = body.local("k");
   body.open(js`for (const ${key} of Object.keys(${data})) {`);
   if (names !== undefined && names !== true) compiler.inline(childPointer(pointer, "propertyNames"), key, body);
-  let item: Code | undefined;
-  const value = (): Code => {
-    if (item === undefined) {
-      item = body.local("d");
-      body.line(js`const ${item} = ${data}[${key}];`);
-    }
-    return item;
-  };
+  const needsValue = patterns.some(([, schema]) => schema !== true) || (additional !== undefined && typeof additional !== "boolean");
+  const item = needsValue ? body.local("d") : key;
+  if (needsValue) body.line(js`const ${item} = ${data}[${key}];`);
   const matched: Code[] = [];
   for (const [source, schema] of patterns) {
     const regex = compiler.regex(source);
     matched.push(js`${regex}.test(${key})`);
     if (schema === true) continue;
     body.open(js`if (${regex}.test(${key})) {`);
-    compiler.inline(childPointer(pointer, "patternProperties", source), value(), body);
+    compiler.inline(childPointer(pointer, "patternProperties", source), item, body);
     body.close();
   }
   if (additional !== undefined && additional !== true) {
@@ -54,7 +49,7 @@ export function emitMemberLoop(keyword: (typeof owners)[number], { node, pointer
     if (additional === false) body.line(js`if (${condition}) ${compiler.fail(at)}`);
     else {
       body.open(js`if (${condition}) {`);
-      compiler.inline(at, value(), body);
+      compiler.inline(at, item, body);
       body.close();
     }
   }
