@@ -7,6 +7,8 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const module of modules) {
+      // A file that failed to load or whose hooks threw counts as one failure of its own.
+      if (module.errors().length > 0) failed++;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === "passed") passed++;
