@@ -21,18 +21,21 @@ export function matchesIfNoneMatch(field: string | null, etag: string): boolean 
   if (field.trim() === "*") return true;
   const length = field.length;
   let i = 0;
-  while (i < length) {
-    const c = field.charCodeAt(i);
-    if (c === 0x20 || c === 0x09 || c === 0x2c) {
-      i++;
-      continue;
-    }
+  for (;;) {
+    // #entity-tag: OWS, then the tag, then OWS and a comma or the end (RFC 9110 §5.6.1).
+    while (i < length && isListSpace(field.charCodeAt(i))) i++;
+    if (i === length) return false;
     if (field.startsWith("W/", i)) i += 2;
     if (field.charCodeAt(i) !== 0x22) return false;
     const end = field.indexOf('"', i + 1);
     if (end === -1) return false;
-    if (end + 1 - i === etag.length && field.startsWith(etag, i)) return true;
+    const matches = end + 1 - i === etag.length && field.startsWith(etag, i);
     i = end + 1;
+    while (i < length && isSpace(field.charCodeAt(i))) i++;
+    if (i < length && field.charCodeAt(i) !== 0x2c) return false;
+    if (matches) return true;
   }
-  return false;
 }
+
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x09;
+const isListSpace = (c: number): boolean => isSpace(c) || c === 0x2c;

@@ -1,0 +1,89 @@
+/**
+ * The example worker end to end inside workerd (wrangler.toml's `main`, Workers KV local):
+ * the page address at /page, stored pages at /pages/:id, the index at /.
+ */
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { form } from "../../src/generated/page.ts";
+import { invalid, valid } from "./fixtures.ts";
+
+const BASE = "https://pages.example";
+const fetchWorker = (path: string, init?: RequestInit) => exports.default.fetch(new Request(BASE + path, init));
+const publish = (body: string, headers: Record<string, string> = { "Content-Type": "application/json" }) =>
+  fetchWorker("/page", { method: "POST", body, headers });
+
+describe("the example page address", () => {
+  it("A1 A2 GET /page with no headers returns {p, m, s} as application/json", async () => {
+    const response = await fetchWorker("/page");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    const arrival = (await response.json()) as { p: string; m: unknown[]; s: Record<string, unknown> };
+    expect(arrival.p).toMatch(/publishes a page/);
+    expect(arrival.m.length).toBeGreaterThanOrEqual(2);
+    expect(arrival.s.type).toBe("object");
+  });
+
+  it("A4 the example address names its kind in GPT-Type", async () => {
+    expect((await fetchWorker("/page")).headers.get("gpt-type")).toBe("page");
+  });
+
+  it("A6 a browser gets the page for people", async () => {
+    const response = await fetchWorker("/page", { headers: { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(await response.text()).toBe(form.page);
+  });
+
+  it("R1 POSTing a fixture answers 200 {id, url}; the url shows the stored page to people", async () => {
+    const response = await publish(valid["valid-release-notes.json"]);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    const published = (await response.json()) as { id: string; url: string };
+    expect(Object.keys(published).sort()).toEqual(["id", "url"]);
+    expect(published.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(published.url).toBe(`${BASE}/pages/${published.id}`);
+
+    const page = await exports.default.fetch(published.url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
+    const html = await page.text();
+    expect(html).toContain("<title>Release notes — Lumen 2.4 “Aurora” 🚀</title>");
+    expect(html).toContain('<a href="https://docs.lumen.example/migrate/2.4?from=2.3#options" rel="nofollow noopener noreferrer ugc">migration guide</a>');
+    expect(html).toContain("<code>--watch</code>");
+    expect(html).toContain("<s>");
+    // The page is really in Workers KV.
+    expect(await env.PAGES.get(`page:${published.id}`)).toBe(html);
+  });
+
+  it("R1 each act publishes a new page", async () => {
+    const a = (await (await publish(valid["valid-compact.json"])).json()) as { id: string };
+    const b = (await (await publish(valid["valid-compact.json"])).json()) as { id: string };
+    expect(a.id).not.toBe(b.id);
+  });
+
+  for (const name of Object.keys(invalid) as (keyof typeof invalid)[]) {
+    it(`R2 ${name} gets 204 with no body and publishes nothing`, async () => {
+      const before = (await env.PAGES.list()).keys.length;
+      const response = await publish(invalid[name]);
+      expect(response.status).toBe(204);
+      expect(await response.text()).toBe("");
+      expect((await env.PAGES.list()).keys.length).toBe(before);
+    });
+  }
+
+  it("V1 an oversize body gets 204", async () => {
+    const response = await publish(valid["valid-recipe.json"] + " ".repeat(1_048_576));
+    expect(response.status).toBe(204);
+  });
+
+  it("a stored page that does not exist is 404; a non-UUID id is 404", async () => {
+    expect((await fetchWorker(`/pages/${crypto.randomUUID()}`)).status).toBe(404);
+    expect((await fetchWorker("/pages/..%2Fpage")).status).toBe(404);
+  });
+
+  it("the index lists the address with its absolute URL", async () => {
+    const response = await fetchWorker("/");
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(`${BASE}/page`);
+  });
+});
