@@ -1,0 +1,33 @@
+/**
+ * Reads the committed copy of JSON-Schema-Test-Suite draft2020-12.
+ *
+ * @module
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export interface SuiteTest {
+  readonly description: string;
+  readonly data: unknown;
+  readonly valid: boolean;
+}
+
+export interface SuiteGroup {
+  /** `file › group description`, the key used by the ledger. */
+  readonly id: string;
+  readonly file: string;
+  readonly description: string;
+  readonly schema: unknown;
+  readonly tests: ReadonlyArray<SuiteTest>;
+}
+
+const root = fileURLToPath(new URL("../../fixtures/JSON-Schema-Test-Suite/tests/draft2020-12/", import.meta.url).href);
+
+/** Every test group of the suite, files in path order. */
+export function suiteGroups(): SuiteGroup[] {
+  const files = (readdirSync(root, { recursive: true }) as string[]).filter((file) => file.endsWith(".json")).sort();
+  return files.flatMap((file) => {
+    const groups = JSON.parse(readFileSync(root + file, "utf8")) as Array<Omit<SuiteGroup, "id" | "file">>;
+    return groups.map((group) => ({ ...group, file, id: `${file} › ${group.description}` }));
+  });
+}
