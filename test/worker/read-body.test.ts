@@ -37,6 +37,7 @@ function source(chunks: readonly Uint8Array[], failAt = -1): { stream: ReadableS
   return { stream, log };
 }
 
+const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 const bytes = (n: number, fill = 0x61): Uint8Array => new Uint8Array(n).fill(fill);
 const split = (n: number, size: number): Uint8Array[] =>
   Array.from({ length: Math.ceil(n / size) }, (_, i) => bytes(Math.min(size, n - i * size)));
@@ -211,6 +212,23 @@ describe("readBody: broken streams", () => {
   it("the same stream without the error is accepted (control)", async () => {
     const { stream } = source(split(40, 10));
     expect((await readBody(post(stream), { maxBytes: MAX })).byteLength).toBe(40);
+  });
+
+  it("rejects a stream that yields something other than bytes; the same text as bytes passes (control)", async () => {
+    const text = new ReadableStream<unknown>({
+      start(controller) {
+        controller.enqueue("{}");
+        controller.close();
+      },
+    });
+    const error = await rejection(readBody(post(text as ReadableStream<Uint8Array>), { maxBytes: MAX }));
+    expect(error).toBeInstanceOf(BodyReadError);
+    expect((error as BodyReadError).code).toBe("body-read");
+    expect(Array.from(await readBody(post(source([encode("{}")]).stream), { maxBytes: MAX }))).toEqual([0x7b, 0x7d]);
+  });
+
+  it("accepts Content-Length 0 with no body", async () => {
+    expect((await readBody(post(null, { "content-length": "0" }), { maxBytes: MAX })).byteLength).toBe(0);
   });
 
   it("rejects a body that was already read", async () => {
