@@ -12,8 +12,14 @@ interface Helper {
   readonly uses: ReadonlyArray<HelperName>;
 }
 
-/** Own-property presence (never inherited names). */
-const hasOwn: Helper = { uses: [], source: `const hasOwn = Object.hasOwn;` };
+/** Own-property presence (never inherited names); measured faster than `Object.hasOwn` in V8. */
+const hasOwn: Helper = {
+  uses: [],
+  source: `const hasOwnProperty = Object.prototype.hasOwnProperty;
+function hasOwn(o, k) {
+  return hasOwnProperty.call(o, k);
+}`,
+};
 
 /** Length in Unicode code points: a surrogate pair counts once, a lone surrogate once. */
 const codePointLength: Helper = {

@@ -24,7 +24,10 @@ export function emitMemberLoop(keyword: (typeof owners)[number], { node, pointer
   if (usefulPatterns.length === 0 && (additional === undefined || additional === true) && (names === undefined || names === true)) return;
 
   const key = body.local("k");
-  body.open(js`for (const ${key} of Object.keys(${data})) {`);
+  // for…in allocates nothing (Object.keys does); it also yields inherited enumerable names,
+  // which exist only if Object.prototype was polluted, and then are checked too: over-strict,
+  // never over-lenient.
+  body.open(js`for (const ${key} in ${data}) {`);
   if (names !== undefined && names !== true) compiler.inline(childPointer(pointer, "propertyNames"), key, body);
   const needsValue = patterns.some(([, schema]) => schema !== true) || (additional !== undefined && typeof additional !== "boolean");
   const item = needsValue ? body.local("d") : key;

@@ -1,0 +1,136 @@
+/**
+ * The generated page validator against the JavaScript validators (issue 4 "Speed and size"),
+ * on the page workload (`bench/page.form.json`, `bench/corpus/`: valid, fails-early and
+ * fails-late bodies of about 1, 16 and 256 KiB, parsed with JSON.parse outside the timed loop):
+ *
+ * - ajv standalone code (2020 mode, strict), written to a CommonJS file (its runtime helpers are
+ *   `require`d) and imported like ours;
+ * - @exodus/schemasafe (`validator`, compiled at run time; the fastest anchor);
+ * - @cfworker/json-schema (`Validator`, short-circuit on).
+ *
+ * Also the gzipped size of the generated page validator, and a cold start: a fresh Node
+ * process importing the validator and validating one body, ours against ajv standalone.
+ * Every task runs in short timed slices, rotated within each round; a ratio is the median over
+ * rounds of the per-round ratio. Goals: ≥ 1× schemasafe on valid and fails-late, ≥ 20×
+ * cfworker, ≤ 4 KiB gzipped, cold start ≤ ajv standalone's.
+ */
+import { Validator } from "@cfworker/json-schema";
+import { validator as schemasafe } from "@exodus/schemasafe";
+import Ajv2020 from "ajv/dist/2020.js";
+import standaloneCode from "ajv/dist/standalone/index.js";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+import { compileForm } from "../src/compile/compile-form.ts";
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
+/** Length of one timed slice of one task, in milliseconds. */
+const sliceMs = Number(process.env.BENCH_SLICE_MS ?? 40);
+
+type Validate = (value: unknown) => boolean;
+
+function slice(fn: () => unknown): number {
+  let runs = 0;
+  let batch = 1;
+  const t0 = performance.now();
+  let elapsed = 0;
+  do {
+    for (let k = 0; k < batch; k++) fn();
+    runs += batch;
+    elapsed = performance.now() - t0;
+    if (elapsed < sliceMs / 20) batch *= 2;
+  } while (elapsed < sliceMs);
+  return (runs * 1000) / elapsed;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+function measure(tasks: ReadonlyArray<() => unknown>): number[][] {
+  const rates = tasks.map(() => [] as number[]);
+  for (const fn of tasks) slice(fn);
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < tasks.length; k++) {
+      const t = (k + r) % tasks.length;
+      rates[t]?.push(slice(tasks[t] as () => unknown));
+    }
+  }
+  return rates;
+}
+
+function ratio(a: number[], b: number[]): number {
+  return median(a.map((x, r) => x / (b[r] as number)));
+}
+
+/** Writes generated modules where bare imports (ajv's runtime) resolve, and returns their URLs. */
+function writeModules(files: Record<string, string>): Record<string, string> {
+  const directory = new URL("../node_modules/.cache/gpt-address-bench/", import.meta.url);
+  mkdirSync(directory, { recursive: true });
+  return Object.fromEntries(Object.entries(files).map(([name, text]) => {
+    const url = new URL(name, directory);
+    writeFileSync(url, text);
+    return [name, url.href];
+  }));
+}
+
+function coldStart(url: string, body: string): number {
+  const script = `const t0 = performance.now(); const m = await import(${JSON.stringify(url)}); const v = m.validate ?? m.default;` +
+    `const ok = v(JSON.parse(${JSON.stringify(readFileSync(body, "utf8"))})); if (!ok) process.exit(2); console.log(performance.now() - t0);`;
+  return Number(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }).trim());
+}
+
+export default async function validateBench(): Promise<void> {
+  const formText = readFileSync(new URL("page.form.json", import.meta.url), "utf8");
+  const form = JSON.parse(formText) as Record<string, unknown>;
+  const ours = compileForm(form, { source: "bench/page.form.json" });
+  const ajv = new Ajv2020.default({ strict: true, code: { source: true } });
+  const urls = writeModules({ "page.ours.mjs": ours, "page.ajv.cjs": standaloneCode.default(ajv, ajv.compile(form)) });
+  const oursValidate = ((await import(urls["page.ours.mjs"] as string)) as { validate: Validate }).validate;
+  const ajvValidate = ((await import(urls["page.ajv.cjs"] as string)) as { default: Validate }).default;
+  const safeValidate = schemasafe(form as never) as Validate;
+  const cfworker = new Validator(form as never, "2020-12", true);
+  const cfValidate: Validate = (value) => cfworker.validate(value).valid;
+
+  const rows: string[][] = [];
+  for (const kind of ["valid", "fails-early", "fails-late"]) {
+    for (const size of ["1k", "16k", "256k"]) {
+      const file = new URL(`corpus/${kind}-${size}.json`, import.meta.url);
+      const body = JSON.parse(readFileSync(file, "utf8")) as unknown;
+      const expected = kind === "valid";
+      for (const [name, fn] of [["ours", oursValidate], ["ajv", ajvValidate], ["schemasafe", safeValidate], ["cfworker", cfValidate]] as const) {
+        if (fn(body) !== expected) throw new Error(`${name} answers ${!expected} on ${kind}-${size}`);
+      }
+      const [o, a, s, c] = measure([() => oursValidate(body), () => ajvValidate(body), () => safeValidate(body), () => cfValidate(body)]) as [number[], number[], number[], number[]];
+      const vsSafe = ratio(o, s);
+      const vsCf = ratio(o, c);
+      const safeGoal = kind === "fails-early" ? "" : vsSafe >= 1 ? " met" : " NOT met";
+      rows.push([
+        `${kind}-${size}`, median(o).toFixed(0), median(a).toFixed(0), median(s).toFixed(0), median(c).toFixed(0),
+        `${ratio(o, a).toFixed(2)}×`, `${vsSafe.toFixed(2)}×${safeGoal}`, `${vsCf.toFixed(1)}×${vsCf >= 20 ? " met" : " NOT met"}`,
+      ]);
+    }
+  }
+  const head = ["body", "ours /s", "ajv standalone /s", "schemasafe /s", "cfworker /s", "ours ÷ ajv", "ours ÷ schemasafe (goal ≥ 1)", "ours ÷ cfworker (goal ≥ 20)"];
+  console.log(`validate, ${rounds} rounds of ${sliceMs} ms slices, medians of per-round ratios\n`);
+  console.log(`| ${head.join(" | ")} |`);
+  console.log(`|${head.map((_, k) => (k === 0 ? " --- " : " ---: ")).join("|")}|`);
+  for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+
+  const gz = gzipSync(ours, { level: 9 }).length;
+  console.log(`\ngenerated page validator: ${ours.length} bytes, ${gz} bytes gzipped (${(gz / 1024).toFixed(2)} KiB; goal ≤ 4 KiB ${gz <= 4096 ? "met" : "NOT met"})`);
+
+  const body = new URL("corpus/valid-16k.json", import.meta.url).pathname;
+  const cold = { ours: [] as number[], ajv: [] as number[] };
+  for (let r = 0; r < 7; r++) {
+    cold.ours.push(coldStart(urls["page.ours.mjs"] as string, body));
+    cold.ajv.push(coldStart(urls["page.ajv.cjs"] as string, body));
+  }
+  const [co, ca] = [median(cold.ours), median(cold.ajv)];
+  console.log(`cold start (fresh process: import + validate valid-16k once, median of 7): ours ${co.toFixed(2)} ms, ajv standalone ${ca.toFixed(2)} ms (goal ≤ ajv ${co <= ca ? "met" : "NOT met"})`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await validateBench();
