@@ -237,7 +237,10 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     let body: string;
     try {
       const result = await act(value, { actor: request.headers.get("gpt-actor"), c });
-      body = JSON.stringify(result === undefined ? null : result);
+      // JSON.stringify gives undefined for a function or symbol: not a JSON consequence (R1).
+      const json: string | undefined = JSON.stringify(result === undefined ? null : result);
+      if (json === undefined) throw new TypeError("the act handler returned a value JSON cannot represent");
+      body = json;
     } catch (error) {
       return fault("the act handler", error);
     }

@@ -524,6 +524,15 @@ describe("R1 success", () => {
     expect(await response.text()).toBe("null");
   });
 
+  it("R1 an act whose result JSON cannot represent is a server fault, not an empty 200", async () => {
+    for (const result of [() => 1, Symbol("x"), 10n, (() => { const a: unknown[] = []; a.push(a); return a; })()]) {
+      const h = harness({ act: () => result });
+      const response = await h.post(recipe);
+      expect(response.status).toBe(500);
+      expect(await response.text()).toBe("");
+    }
+  });
+
   it("R1 an act that throws is a server fault: 500, no body, not a rejection", async () => {
     const h = harness({
       act: () => {
