@@ -16,11 +16,11 @@
  */
 import { Validator } from "@cfworker/json-schema";
 import { validator as schemasafe } from "@exodus/schemasafe";
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { compileForm } from "../src/compile/compile-form.ts";
 
@@ -29,6 +29,11 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
 const sliceMs = Number(process.env.BENCH_SLICE_MS ?? 40);
 
 type Validate = (value: unknown) => boolean;
+
+/** A path beside this file. */
+function local(name: string): string {
+  return fileURLToPath(new URL(name, import.meta.url).href);
+}
 
 function slice(fn: () => unknown): number {
   let runs = 0;
@@ -68,12 +73,12 @@ function ratio(a: number[], b: number[]): number {
 
 /** Writes generated modules where bare imports (ajv's runtime) resolve, and returns their URLs. */
 function writeModules(files: Record<string, string>): Record<string, string> {
-  const directory = new URL("../node_modules/.cache/gpt-address-bench/", import.meta.url);
-  mkdirSync(directory, { recursive: true });
+  const directory = new URL("../node_modules/.cache/gpt-address-bench/", import.meta.url).href;
+  mkdirSync(fileURLToPath(directory), { recursive: true });
   return Object.fromEntries(Object.entries(files).map(([name, text]) => {
-    const url = new URL(name, directory);
-    writeFileSync(url, text);
-    return [name, url.href];
+    const url = new URL(name, directory).href;
+    writeFileSync(fileURLToPath(url), text);
+    return [name, url];
   }));
 }
 
@@ -84,11 +89,11 @@ function coldStart(url: string, body: string): number {
 }
 
 export default async function validateBench(): Promise<void> {
-  const formText = readFileSync(new URL("page.form.json", import.meta.url), "utf8");
+  const formText = readFileSync(local("page.form.json"), "utf8");
   const form = JSON.parse(formText) as Record<string, unknown>;
   const ours = compileForm(form, { source: "bench/page.form.json" });
-  const ajv = new Ajv2020.default({ strict: true, code: { source: true } });
-  const urls = writeModules({ "page.ours.mjs": ours, "page.ajv.cjs": standaloneCode.default(ajv, ajv.compile(form)) });
+  const ajv = new Ajv2020({ strict: true, code: { source: true } });
+  const urls = writeModules({ "page.ours.mjs": ours, "page.ajv.cjs": standaloneCode(ajv, ajv.compile(form)) });
   const oursValidate = ((await import(urls["page.ours.mjs"] as string)) as { validate: Validate }).validate;
   const ajvValidate = ((await import(urls["page.ajv.cjs"] as string)) as { default: Validate }).default;
   const safeValidate = schemasafe(form as never) as Validate;
@@ -98,7 +103,7 @@ export default async function validateBench(): Promise<void> {
   const rows: string[][] = [];
   for (const kind of ["valid", "fails-early", "fails-late"]) {
     for (const size of ["1k", "16k", "256k"]) {
-      const file = new URL(`corpus/${kind}-${size}.json`, import.meta.url);
+      const file = local(`corpus/${kind}-${size}.json`);
       const body = JSON.parse(readFileSync(file, "utf8")) as unknown;
       const expected = kind === "valid";
       for (const [name, fn] of [["ours", oursValidate], ["ajv", ajvValidate], ["schemasafe", safeValidate], ["cfworker", cfValidate]] as const) {
@@ -123,7 +128,7 @@ export default async function validateBench(): Promise<void> {
   const gz = gzipSync(ours, { level: 9 }).length;
   console.log(`\ngenerated page validator: ${ours.length} bytes, ${gz} bytes gzipped (${(gz / 1024).toFixed(2)} KiB; goal ≤ 4 KiB ${gz <= 4096 ? "met" : "NOT met"})`);
 
-  const body = new URL("corpus/valid-16k.json", import.meta.url).pathname;
+  const body = local("corpus/valid-16k.json");
   const cold = { ours: [] as number[], ajv: [] as number[] };
   for (let r = 0; r < 7; r++) {
     cold.ours.push(coldStart(urls["page.ours.mjs"] as string, body));

@@ -3,6 +3,7 @@
  * "Limits": the parser's default maxDepth is this plus one), or null when unbounded.
  */
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { admittedDepth } from "../../../src/compile/compile-form.ts";
 
@@ -46,7 +47,7 @@ describe("V2 admittedDepth bounds the nesting a form admits", () => {
   });
 
   it("is 17 for the bench page form (lists unrolled to depth 4)", () => {
-    const form = JSON.parse(readFileSync(new URL("../../../bench/page.form.json", import.meta.url), "utf8")) as unknown;
+    const form = JSON.parse(readFileSync(fileURLToPath(new URL("../../../bench/page.form.json", import.meta.url).href), "utf8")) as unknown;
     expect(admittedDepth(form)).toBe(17);
   });
 });

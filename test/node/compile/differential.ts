@@ -7,7 +7,7 @@
  * @module
  */
 import { Validator } from "@cfworker/json-schema";
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { compileForm } from "../../../src/compile/compile-form.ts";
@@ -58,10 +58,10 @@ export interface DifferentialResult {
 export async function runDifferential(formCount: number, perForm: number, seed: number): Promise<DifferentialResult> {
   const cases = fc.sample(fc.tuple(form, fc.array(instance, { minLength: perForm, maxLength: perForm })), { numRuns: formCount, seed });
   const modules = await loadModules(cases.map(([schema]) => compileForm(schema)));
-  const strictAjv = new Ajv2020.default({ strict: true, logger: false });
-  const lenientAjv = new Ajv2020.default({ strict: false, logger: false });
-  addFormats.default(strictAjv);
-  addFormats.default(lenientAjv);
+  const strictAjv = new Ajv2020({ strict: true, logger: false });
+  const lenientAjv = new Ajv2020({ strict: false, logger: false });
+  addFormats(strictAjv);
+  addFormats(lenientAjv);
   let pairs = 0;
   let ajvStrictPairs = 0;
   let ajvCrashes = 0;
