@@ -67,11 +67,7 @@ function command(name: RuntimeName, port: number, scratch: string): { file: stri
     case "vercel":
       return { file: process.execPath, args: ["scripts/serve-vercel.ts"], env };
     case "workerd":
-      return {
-        file: process.execPath,
-        args: [join(root, "node_modules/wrangler/bin/wrangler.js"), "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", scratch, "--log-level", "warn", "--inspector-port", "0"],
-        env: { ...env, ...offlineWrangler },
-      };
+      return { file: process.execPath, args: ["test/runtimes/serve-workerd.ts"], env };
   }
 }
 

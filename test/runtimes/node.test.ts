@@ -1,0 +1,3 @@
+import { wireSuite } from "./wire.ts";
+
+wireSuite("node");

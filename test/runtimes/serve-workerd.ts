@@ -1,0 +1,46 @@
+/**
+ * Serves the example worker in workerd exactly as `wrangler deploy` would upload it: runs
+ * `wrangler deploy --dry-run` into a scratch directory, then loads that bundle into Miniflare
+ * (workerd) with the `PAGES` KV namespace, on 127.0.0.1:`PORT`.
+ *
+ * Why not `wrangler dev`: its development proxy answers 500 "Network connection lost" when
+ * the worker answers before reading the whole request body (an oversize act rejected on its
+ * Content-Length), which workerd itself, and this setup, answer correctly with 204.
+ *
+ * Usage: `node test/runtimes/serve-workerd.ts` (the wire suite's launcher runs it).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Miniflare, convertV4MiniflareOptions } from "miniflare";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const outdir = mkdtempSync(join(tmpdir(), "gpt-address-workerd-"));
+execFileSync(process.execPath, [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", outdir], {
+  cwd: root,
+  stdio: ["ignore", "ignore", "inherit"],
+  env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+});
+const mf = new Miniflare(
+  convertV4MiniflareOptions({
+    modules: true,
+    scriptPath: join(outdir, "worker.js"),
+    modulesRoot: outdir,
+    compatibilityDate: "2026-08-01",
+    kvNamespaces: ["PAGES"],
+    host: "127.0.0.1",
+    port: Number(process.env.PORT ?? 8787),
+    logRequests: false,
+  }),
+);
+console.log(`listening on ${(await mf.ready).href}`);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    void mf.dispose().finally(() => {
+      rmSync(outdir, { recursive: true, force: true });
+      process.exit(0);
+    });
+  });
+}
