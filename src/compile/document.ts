@@ -49,6 +49,49 @@ export class FormDocument {
       this.#refs.set(at, target);
       this.#refCounts.set(target, (this.#refCounts.get(target) ?? 0) + 1);
     }
+    this.#refuseInPlaceCycles();
+  }
+
+  /**
+   * Refuses a cycle of `$ref`s and in-place applicators that never descends into the instance
+   * (`{"$ref": "#"}`, `{"allOf": [{"$ref": "#"}]}`): it would recurse without end at
+   * validation time. A cycle through `properties`, `items` and the like is fine: the
+   * instance's own depth bounds it.
+   */
+  #refuseInPlaceCycles(): void {
+    const done = new Set<string>();
+    const stack: string[] = [];
+    const visit = (pointer: string): void => {
+      if (done.has(pointer)) return;
+      const start = stack.indexOf(pointer);
+      if (start >= 0) {
+        // Name a $ref on the cycle (every such cycle goes back up through one).
+        const closing = stack.slice(start).findLast((node) => this.#refs.has(node)) ?? pointer;
+        throw new FormError("ref-cycle", childPointer(closing, "$ref"), "$ref", "this $ref reaches itself without descending into the instance: validation would never end");
+      }
+      stack.push(pointer);
+      for (const next of this.#inPlace(pointer)) visit(next);
+      stack.pop();
+      done.add(pointer);
+    };
+    for (const pointer of this.#nodes.keys()) visit(pointer);
+  }
+
+  /** The schemas applied to the same instance location as the schema at `pointer`. */
+  #inPlace(pointer: string): string[] {
+    const schema = this.#nodes.get(pointer);
+    if (!isSchemaObject(schema)) return [];
+    const next: string[] = [];
+    const target = this.#refs.get(pointer);
+    if (target !== undefined) next.push(target);
+    for (const name of ["allOf", "anyOf", "oneOf"]) {
+      if (Array.isArray(schema[name])) (schema[name] as unknown[]).forEach((_, index) => next.push(childPointer(pointer, name, index)));
+    }
+    for (const name of ["not", "if", "then", "else"]) if (Object.hasOwn(schema, name)) next.push(childPointer(pointer, name));
+    if (isSchemaObject(schema["dependentSchemas"])) {
+      for (const name of Object.keys(schema["dependentSchemas"])) next.push(childPointer(pointer, "dependentSchemas", name));
+    }
+    return next;
   }
 
   /** The schema at a walked location. */

@@ -15,6 +15,7 @@ export type FormErrorCode =
   | "invalid-pattern"
   | "remote-ref"
   | "unresolvable-ref"
+  | "ref-cycle"
   | "duplicate-identifier";
 
 /**

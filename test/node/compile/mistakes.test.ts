@@ -42,6 +42,8 @@ const mistakes: ReadonlyArray<Mistake> = [
   { code: "unresolvable-ref", what: "a pointer to a missing definition", schema: { $ref: "#/$defs/missing" }, pointer: "/$ref", keyword: "$ref" },
   { code: "unresolvable-ref", what: "a missing anchor", schema: { $ref: "#nowhere" }, pointer: "/$ref", keyword: "$ref" },
   { code: "unresolvable-ref", what: "a pointer into a non-schema value", schema: { $ref: "#/enum/0", enum: [{}] }, pointer: "/$ref", keyword: "$ref" },
+  { code: "ref-cycle", what: "a $ref to itself", schema: { $defs: { a: { $ref: "#/$defs/a" } } }, pointer: "/$defs/a/$ref", keyword: "$ref" },
+  { code: "ref-cycle", what: "a root reached again through allOf", schema: { allOf: [{ $ref: "#" }] }, pointer: "/allOf/0/$ref", keyword: "$ref" },
   { code: "duplicate-identifier", what: "an $anchor defined twice", schema: { $defs: { a: { $anchor: "x" }, b: { $anchor: "x" } } }, pointer: "/$defs/b/$anchor", keyword: "$anchor" },
   { code: "duplicate-identifier", what: "an $id defined twice", schema: { $defs: { a: { $id: "https://e.com/a" }, b: { $id: "https://e.com/a" } } }, pointer: "/$defs/b/$id", keyword: "$id" },
 ];
@@ -71,7 +73,8 @@ describe("V4 FormError: every refusal names its code, pointer and keyword", () =
   it("covers every FormErrorCode", () => {
     const codes: Record<FormErrorCode, true> = {
       "invalid-schema": true, "unknown-keyword": true, "refused-keyword": true, "invalid-keyword-value": true, "unsupported-dialect": true,
-      "unsupported-format": true, "invalid-pattern": true, "remote-ref": true, "unresolvable-ref": true, "duplicate-identifier": true,
+      "unsupported-format": true, "invalid-pattern": true, "remote-ref": true, "unresolvable-ref": true, "ref-cycle": true,
+      "duplicate-identifier": true,
     };
     expect(new Set(mistakes.map((mistake) => mistake.code))).toEqual(new Set(Object.keys(codes)));
   });
@@ -81,6 +84,7 @@ describe("V4 FormError: every refusal names its code, pointer and keyword", () =
       { properties: { a: { type: "string" } } }, { type: "object", properties: {} }, { maximum: 3, exclusiveMaximum: 3 },
       { $schema: "https://json-schema.org/draft/2020-12/schema" }, { format: "date" }, { pattern: "\\d" },
       { $ref: "#/$defs/present", $defs: { present: {} } }, { $defs: { a: { $anchor: "x" }, b: { $anchor: "y" } } },
+      { items: { $ref: "#" } }, { properties: { a: { allOf: [{ $ref: "#" }] } } },
     ]) {
       expect(() => compileForm(schema)).not.toThrow();
     }
