@@ -17,8 +17,9 @@ import { launch, root, type Running, type RuntimeName } from "./harness.ts";
 const PAGE = "/page";
 const MAX_BYTES = 1024 * 1024;
 
-/** The arrival document as the form file states it. */
+/** The arrival documents as the form files state them. */
 const pageFile: unknown = JSON.parse(readFileSync(join(root, "forms/page.json"), "utf8"));
+const feedbackFile: unknown = JSON.parse(readFileSync(join(root, "forms/feedback.json"), "utf8"));
 
 export function wireSuite(name: RuntimeName): void {
   describe(`${name}: the example addresses over HTTP`, () => {
@@ -201,6 +202,25 @@ export function wireSuite(name: RuntimeName): void {
           const allow = (response.headers.get("allow") ?? "").toUpperCase();
           for (const allowed of ["GET", "HEAD", "POST"]) expect(allow, method).toContain(allowed);
         }
+      });
+    });
+
+    describe("per-address endpoints: every form in forms/ on its own path, from one server", () => {
+      it("A1 V3 /feedback publishes forms/feedback.json, with its own ETag, and enforces that form, not the page's", async () => {
+        const page = await fetch(url(PAGE));
+        const feedback = await fetch(url("/feedback"));
+        expect(feedback.status).toBe(200);
+        expect(await feedback.json()).toEqual(feedbackFile);
+        expect(feedback.headers.get("etag")).toMatch(/^"[^"]+"$/);
+        expect(feedback.headers.get("etag")).not.toBe(page.headers.get("etag"));
+        const send = (body: string) => fetch(url("/feedback"), { method: "POST", body, headers: { "content-type": "application/json" } });
+        const accepted = await send(`{"rating": 4, "topic": "page-address", "comment": "Publishing took one POST."}`);
+        expect(accepted.status).toBe(200);
+        expect(accepted.headers.get("content-type")).toMatch(/^application\/json\b/);
+        expect(await accepted.json()).toMatchObject({ received: true, rating: 4 });
+        await expectRejected(await send(`{"rating": 6, "topic": "page-address", "comment": "Publishing took one POST."}`));
+        await expectRejected(await send(bodies.validPage));
+        await expectRejected(await act(`{"rating": 4, "topic": "page-address"}`));
       });
     });
 
