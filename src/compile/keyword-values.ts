@@ -19,6 +19,19 @@ export function expectCount(value: unknown, at: string): void {
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0) refuseValue(at, "must be a non-negative integer");
 }
 
+/** A JSON value: null, a boolean, a finite number, a string, or arrays and plain objects of them. */
+export function expectJson(value: unknown, at: string): void {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (item === null || typeof item === "boolean" || typeof item === "string") continue;
+    if (typeof item === "number" && Number.isFinite(item)) continue;
+    if (Array.isArray(item)) pending.push(...item);
+    else if (typeof item === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(item))) pending.push(...Object.values(item));
+    else refuseValue(at, "must be a JSON value (finite numbers, strings, booleans, null, arrays, objects)");
+  }
+}
+
 /** A finite number. */
 export function expectNumber(value: unknown, at: string): void {
   if (typeof value !== "number" || !Number.isFinite(value)) refuseValue(at, "must be a number");

@@ -4,12 +4,13 @@
  * @module
  */
 import type { Keyword } from "../keyword.ts";
+import { expectJson } from "../keyword-values.ts";
 import { js } from "../safe-format.ts";
 
 export const $const: Keyword = {
   name: "const",
   instance: "any",
-  check() {},
+  check: expectJson,
   emit({ value, at, data, body, compiler }) {
     if (typeof value !== "object" || value === null) {
       body.line(js`if (${data} !== ${value as string | number | boolean | null}) ${compiler.fail(at)}`);

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Keyword } from "../keyword.ts";
-import { refuseValue } from "../keyword-values.ts";
+import { expectJson, refuseValue } from "../keyword-values.ts";
 import { type Code, js, join } from "../safe-format.ts";
 
 /** Up to this many primitive members, `enum` is a chain of `===`; above it, a `Set`. */
@@ -15,6 +15,7 @@ export const $enum: Keyword = {
   instance: "any",
   check(value, at) {
     if (!Array.isArray(value)) refuseValue(at, "must be an array");
+    expectJson(value, at);
   },
   emit({ value, at, data, body, compiler }) {
     const members = value as unknown[];

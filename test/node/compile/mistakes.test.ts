@@ -23,6 +23,7 @@ const mistakes: ReadonlyArray<Mistake> = [
   { code: "refused-keyword", what: "$dynamicRef deep in $defs", schema: { $defs: { a: { $dynamicRef: "#x" } } }, pointer: "/$defs/a/$dynamicRef", keyword: "$dynamicRef" },
   { code: "refused-keyword", what: "contentMediaType", schema: { contentMediaType: "application/json" }, pointer: "/contentMediaType", keyword: "contentMediaType" },
   { code: "invalid-keyword-value", what: "a draft-04 boolean exclusiveMaximum", schema: { maximum: 3, exclusiveMaximum: true }, pointer: "/exclusiveMaximum", keyword: "exclusiveMaximum" },
+  { code: "invalid-keyword-value", what: "a const that is no JSON value (Infinity)", schema: { const: { a: [Infinity] } }, pointer: "/const", keyword: "const" },
   { code: "invalid-keyword-value", what: "a negative maxLength", schema: { maxLength: -1 }, pointer: "/maxLength", keyword: "maxLength" },
   { code: "invalid-keyword-value", what: "a fractional minItems", schema: { minItems: 1.5 }, pointer: "/minItems", keyword: "minItems" },
   { code: "invalid-keyword-value", what: "multipleOf 0", schema: { multipleOf: 0 }, pointer: "/multipleOf", keyword: "multipleOf" },
