@@ -20,7 +20,6 @@ export const DEFAULT_MAX_DEPTH = 64;
 const MAX_SAFE_INTEGER = 9007199254740991;
 const hasOwn = Object.hasOwn;
 const defineProperty = Object.defineProperty;
-const isArray = Array.isArray;
 const fromCharCode = String.fromCharCode as (...codes: ArrayLike<number> & unknown[]) => string;
 
 /** 1 for a byte that stands for itself inside a string: ASCII, not a control, `"` or `\`. */
@@ -49,18 +48,42 @@ ESCAPE[0x72] = 0x0d;
 ESCAPE[0x74] = 0x09;
 
 /** The largest number of arguments handed to `String.fromCharCode` at once. */
-const CHUNK = 8192;
+const CHUNK = 4096;
 
 /** Short ASCII strings (member names, enum-like values) by a hash of their bytes. */
 const SHORT_MAX = 24;
 const CACHE_BITS = 10;
 const cache: string[] = new Array<string>(1 << CACHE_BITS).fill("");
 
-/** Scratch UTF-16 code units for strings with escapes or non-ASCII characters; grows. */
-let units = new Uint16Array(256);
+/**
+ * The one decoder of runs of string bytes: `fatal` rejects what RFC 3629 does not allow
+ * (overlong forms, encoded surrogates, code points above U+10FFFF, truncated sequences), and
+ * `ignoreBOM` keeps a U+FEFF at the start of a run as the character it is.
+ */
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** 10⁰…10²², the powers of ten a double holds exactly. */
+const POW10 = new Float64Array(23);
+for (let k = 0, p = 1; k < 23; k++, p *= 10) POW10[k] = p;
 
 /** Where the last {@link readString} or {@link readNumber} stopped (one past its last byte). */
 let end = 0;
+
+/**
+ * The largest text decoded whole into {@link text}: above it V8 allocates the string in its
+ * large-object space, which costs more than decoding each string on its own.
+ */
+const TEXT_MAX = 1 << 16;
+
+/**
+ * The text being parsed, decoded whole when it is well-formed UTF-8 and at most
+ * {@link TEXT_MAX} bytes, else `undefined`. Strings are then slices of it: the character at
+ * byte offset `i` (outside a multi-byte sequence) is `text[i - skew]`.
+ */
+let text: string | undefined;
+
+/** Bytes before the current position minus the UTF-16 code units they decode to. */
+let skew = 0;
 
 function fail(code: JsonSyntaxErrorCode, offset: number): never {
   throw new JsonSyntaxError(code, offset);
@@ -71,17 +94,7 @@ function failAt(b: Uint8Array, i: number): never {
   throw new JsonSyntaxError(i >= b.length ? "unexpected-end" : "unexpected-byte", i);
 }
 
-/** The string of the code units (bytes or UTF-16 units) `a[start..stop)`. */
-function unitsToString(a: Uint8Array | Uint16Array, start: number, stop: number): string {
-  if (stop - start <= CHUNK) return fromCharCode.apply(null, a.subarray(start, stop) as never);
-  let s = "";
-  for (let j = start; j < stop; j += CHUNK) {
-    s += fromCharCode.apply(null, a.subarray(j, Math.min(j + CHUNK, stop)) as never);
-  }
-  return s;
-}
-
-/** The string of the ASCII bytes `b[start..start+n)`, n ≤ {@link SHORT_MAX}, through the cache. */
+/** The string of the ASCII bytes `b[start..start+n)`, 0 < n ≤ {@link SHORT_MAX}, through the cache. */
 function shortString(b: Uint8Array, start: number, n: number): string {
   const stop = start + n;
   let h = n;
@@ -99,19 +112,81 @@ function shortString(b: Uint8Array, start: number, n: number): string {
 }
 
 /**
- * Reads the string whose content starts at `start` (just after the opening quote); sets
- * {@link end} just after the closing quote.
+ * The string of the bytes `b[start..stop)`, a run inside a string holding no `"`, `\\` or
+ * control byte; `ascii` when every byte is below 0x80.
  */
-function readString(b: Uint8Array, start: number): string {
+function decodeRun(b: Uint8Array, start: number, stop: number, ascii: boolean): string {
+  if (ascii && stop - start <= SHORT_MAX) return shortString(b, start, stop - start);
+  try {
+    return decoder.decode(b.subarray(start, stop));
+  } catch {
+    return fail("invalid-utf8", invalidUtf8At(b, start, stop));
+  }
+}
+
+/**
+ * The offset of the first byte in `b[start..stop)` that does not begin a well-formed UTF-8
+ * sequence (RFC 3629 §4), or `start` if there is none (never expected).
+ */
+function invalidUtf8At(b: Uint8Array, start: number, stop: number): number {
+  let i = start;
+  while (i < stop) {
+    const c = b[i]!;
+    const c1 = i + 1 < stop ? b[i + 1]! : 0;
+    const c2 = i + 2 < stop ? b[i + 2]! : 0;
+    const c3 = i + 3 < stop ? b[i + 3]! : 0;
+    if (c < 0x80) i += 1;
+    else if (c >= 0xc2 && c <= 0xdf && (c1 & 0xc0) === 0x80) i += 2;
+    else if (
+      c >= 0xe0 && c <= 0xef &&
+      c1 >= (c === 0xe0 ? 0xa0 : 0x80) && c1 <= (c === 0xed ? 0x9f : 0xbf) &&
+      (c2 & 0xc0) === 0x80
+    ) i += 3;
+    else if (
+      c >= 0xf0 && c <= 0xf4 &&
+      c1 >= (c === 0xf0 ? 0x90 : 0x80) && c1 <= (c === 0xf4 ? 0x8f : 0xbf) &&
+      (c2 & 0xc0) === 0x80 && (c3 & 0xc0) === 0x80
+    ) i += 4;
+    else return i;
+  }
+  return start;
+}
+
+/**
+ * The string of the ASCII bytes `b[start..start+n)`, 0 < n ≤ 16, from the bytes as arguments:
+ * no intermediate array, and V8 builds such short strings flat.
+ */
+function asciiString(b: Uint8Array, s: number, n: number): string {
+  switch (n) {
+    case 1: return fromCharCode(b[s]!);
+    case 2: return fromCharCode(b[s]!, b[s + 1]!);
+    case 3: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!);
+    case 4: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!);
+    case 5: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!);
+    case 6: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!);
+    case 7: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!);
+    case 8: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!);
+    default: return fromCharCode.apply(null, b.subarray(s, s + n) as never);
+  }
+}
+
+/**
+ * Reads the string whose content starts at `start` (just after the opening quote); sets
+ * {@link end} just after the closing quote. A member name (`name`) goes through the cache, so
+ * that a name repeated across objects is one string, already usable as a property key.
+ */
+function readString(b: Uint8Array, start: number, name: boolean): string {
   let i = start;
   while (PLAIN[b[i]!] === 1) i++;
   if (b[i] === 0x22) {
     end = i + 1;
     const n = i - start;
     if (n === 0) return "";
-    return n <= SHORT_MAX ? shortString(b, start, n) : unitsToString(b, start, i);
+    if (name && n <= SHORT_MAX) return shortString(b, start, n);
+    if (text !== undefined) return text.slice(start - skew, i - skew);
+    return n <= 8 ? asciiString(b, start, n) : decoder.decode(b.subarray(start, i));
   }
-  return readComplexString(b, start, i);
+  return readStringRest(b, start, i);
 }
 
 /** The value of the four hex digits at `b[i..i+4)`, or -1. */
@@ -123,92 +198,63 @@ function hex4(b: Uint8Array, i: number): number {
 }
 
 /**
- * Reads a string holding an escape, a non-ASCII character or an error; `i` is the first byte
- * at or after `start` that is not plain ASCII.
+ * Reads the rest of a string that holds an escape, a non-ASCII byte or an error; `i` is the
+ * first byte at or after `start` that is not plain ASCII. Runs between escapes are decoded
+ * whole (UTF-8 checked by the fatal decoder) and the escapes appended one by one.
  */
-function readComplexString(b: Uint8Array, start: number, i: number): string {
+function readStringRest(b: Uint8Array, start: number, i: number): string {
   const len = b.length;
-  // Each byte yields at most one UTF-16 code unit, so the rest of the text bounds the string.
-  if (units.length < len - start) {
-    let size = units.length;
-    while (size < len - start) size *= 2;
-    units = new Uint16Array(size);
-  }
-  const u = units;
-  let n = 0;
-  for (let j = start; j < i; j++) u[n++] = b[j]!;
+  let s = "";
+  let run = start;
+  let ascii = true;
   for (;;) {
-    const c = b[i]!;
-    if (PLAIN[c] === 1) {
-      u[n++] = c;
-      i++;
-    } else if (c === 0x22) {
-      end = i + 1;
-      return unitsToString(u, 0, n);
-    } else if (c === 0x5c) {
-      const e = b[i + 1]!;
-      const unit = ESCAPE[e];
-      if (unit !== undefined && unit !== 0) {
-        u[n++] = unit;
-        i += 2;
-      } else if (e === 0x75) {
-        const h = hex4(b, i + 2);
-        if (h < 0) fail("invalid-escape", i);
-        if (h >= 0xd800 && h <= 0xdfff) {
-          if (h >= 0xdc00 || b[i + 6] !== 0x5c || b[i + 7] !== 0x75) fail("lone-surrogate", i);
-          const l = hex4(b, i + 8);
-          if (l < 0) fail("invalid-escape", i + 6);
-          if (l < 0xdc00 || l > 0xdfff) fail("lone-surrogate", i);
-          u[n++] = h;
-          u[n++] = l;
-          i += 12;
-        } else {
-          u[n++] = h;
-          i += 6;
-        }
-      } else {
-        fail(i + 1 >= len ? "unexpected-end" : "invalid-escape", i);
+    let c = b[i]!;
+    // Each continuation byte adds one to the skew and a four-byte lead takes one back: two,
+    // three and four bytes decode to one, one and two UTF-16 code units.
+    let extra = 0;
+    while (i < len && (PLAIN[c] === 1 || c >= 0x80)) {
+      if (c >= 0x80) {
+        ascii = false;
+        if (c < 0xc0) extra++;
+        else if (c >= 0xf0) extra--;
       }
-    } else if (c >= 0x80) {
-      // RFC 3629 §4: the well-formed byte sequences.
-      const c1 = b[i + 1]!;
-      if (c >= 0xc2 && c <= 0xdf) {
-        if ((c1 & 0xc0) !== 0x80) fail("invalid-utf8", i);
-        u[n++] = ((c & 0x1f) << 6) | (c1 & 0x3f);
-        i += 2;
-      } else if (c >= 0xe0 && c <= 0xef) {
-        const c2 = b[i + 2]!;
-        if (
-          c1 < (c === 0xe0 ? 0xa0 : 0x80) ||
-          c1 > (c === 0xed ? 0x9f : 0xbf) ||
-          (c2 & 0xc0) !== 0x80
-        ) {
-          fail("invalid-utf8", i);
-        }
-        u[n++] = ((c & 0x0f) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f);
-        i += 3;
-      } else if (c >= 0xf0 && c <= 0xf4) {
-        const c2 = b[i + 2]!, c3 = b[i + 3]!;
-        if (
-          c1 < (c === 0xf0 ? 0x90 : 0x80) ||
-          c1 > (c === 0xf4 ? 0x8f : 0xbf) ||
-          (c2 & 0xc0) !== 0x80 ||
-          (c3 & 0xc0) !== 0x80
-        ) {
-          fail("invalid-utf8", i);
-        }
-        const cp = (((c & 0x07) << 18) | ((c1 & 0x3f) << 12) | ((c2 & 0x3f) << 6) | (c3 & 0x3f)) - 0x10000;
-        u[n++] = 0xd800 | (cp >> 10);
-        u[n++] = 0xdc00 | (cp & 0x3ff);
-        i += 4;
-      } else {
-        fail("invalid-utf8", i);
-      }
-    } else if (i >= len) {
-      fail("unexpected-end", i);
-    } else {
-      fail("control-character", i);
+      c = b[++i]!;
     }
+    if (i >= len) fail("unexpected-end", len);
+    if (i > run) {
+      if (text !== undefined) s += text.slice(run - skew, i - skew - extra);
+      else s += decodeRun(b, run, i, ascii);
+    }
+    skew += extra;
+    if (c === 0x22) {
+      end = i + 1;
+      return s;
+    }
+    if (c !== 0x5c) fail("control-character", i);
+    const e = b[i + 1]!;
+    const unit = ESCAPE[e]!;
+    if (unit !== 0) {
+      s += fromCharCode(unit);
+      i += 2;
+    } else if (e === 0x75) {
+      const h = hex4(b, i + 2);
+      if (h < 0) fail(i + 6 > len ? "unexpected-end" : "invalid-escape", i);
+      if (h >= 0xd800 && h <= 0xdfff) {
+        if (h >= 0xdc00 || b[i + 6] !== 0x5c || b[i + 7] !== 0x75) fail("lone-surrogate", i);
+        const l = hex4(b, i + 8);
+        if (l < 0) fail(i + 12 > len ? "unexpected-end" : "invalid-escape", i + 6);
+        if (l < 0xdc00 || l > 0xdfff) fail("lone-surrogate", i);
+        s += fromCharCode(h, l);
+        i += 12;
+      } else {
+        s += fromCharCode(h);
+        i += 6;
+      }
+    } else {
+      fail(i + 1 >= len ? "unexpected-end" : "invalid-escape", i);
+    }
+    run = i;
+    ascii = true;
   }
 }
 
@@ -218,42 +264,61 @@ function readNumber(b: Uint8Array, start: number): number {
   let c = b[i]!;
   const negative = c === 0x2d;
   if (negative) c = b[++i]!;
-  let n: number;
+  // The digits as an integer m, exact while m ≤ 2⁵³−1; above it rounding is monotonic and
+  // 2⁵³ is a double, so `m > MAX_SAFE_INTEGER` holds exactly when the digits exceed it.
+  let m: number;
   if (c === 0x30) {
-    n = 0;
+    m = 0;
     c = b[++i]!;
   } else if (c >= 0x31 && c <= 0x39) {
-    n = c - 0x30;
+    m = c - 0x30;
     c = b[++i]!;
     while (c >= 0x30 && c <= 0x39) {
-      n = n * 10 + (c - 0x30);
+      m = m * 10 + (c - 0x30);
       c = b[++i]!;
     }
   } else {
-    failAt(b, i);
+    return failAt(b, i);
   }
   if (c !== 0x2e && c !== 0x65 && c !== 0x45) {
     end = i;
-    // Exact below 2⁵³; above it, rounding is monotonic and 2⁵³ is a double, so the test holds.
-    if (n > MAX_SAFE_INTEGER) fail("integer-out-of-range", start);
-    return negative ? -n : n;
+    if (m > MAX_SAFE_INTEGER) fail("integer-out-of-range", start);
+    return negative ? -m : m;
   }
+  let p = 0;
   if (c === 0x2e) {
     c = b[++i]!;
     if (!(c >= 0x30 && c <= 0x39)) failAt(b, i);
-    do c = b[++i]!;
-    while (c >= 0x30 && c <= 0x39);
+    do {
+      m = m * 10 + (c - 0x30);
+      p--;
+      c = b[++i]!;
+    } while (c >= 0x30 && c <= 0x39);
   }
   if (c === 0x65 || c === 0x45) {
     c = b[++i]!;
-    if (c === 0x2b || c === 0x2d) c = b[++i]!;
+    let negativeExponent = false;
+    if (c === 0x2b || c === 0x2d) {
+      negativeExponent = c === 0x2d;
+      c = b[++i]!;
+    }
     if (!(c >= 0x30 && c <= 0x39)) failAt(b, i);
-    do c = b[++i]!;
-    while (c >= 0x30 && c <= 0x39);
+    let e = 0;
+    do {
+      if (e < 1e9) e = e * 10 + (c - 0x30);
+      c = b[++i]!;
+    } while (c >= 0x30 && c <= 0x39);
+    p += negativeExponent ? -e : e;
   }
   end = i;
+  // Clinger's fast path: m and 10^|p| are exact doubles, so one IEEE operation rounds the
+  // value correctly, the same double JSON.parse's correctly rounded conversion gives.
+  if (m <= MAX_SAFE_INTEGER && p >= -22 && p <= 22) {
+    const v = p >= 0 ? m * POW10[p]! : m / POW10[-p]!;
+    return negative ? -v : v;
+  }
   // The grammar is checked above; Number() rounds a JSON number exactly as JSON.parse does.
-  const value = +unitsToString(b, start, i);
+  const value = +decoder.decode(b.subarray(start, i));
   if (value === Infinity || value === -Infinity) fail("number-out-of-range", start);
   return value;
 }
@@ -267,8 +332,6 @@ function readLiteral(b: Uint8Array, i: number, b1: number, b2: number, b3: numbe
   if (b[i + 4] !== b4) failAt(b, i + 4);
   return i + 5;
 }
-
-type Container = unknown[] | Record<string, unknown>;
 
 /**
  * Parses one JSON text from its UTF-8 bytes, strictly: RFC 8259 with the I-JSON (RFC 7493)
@@ -320,10 +383,34 @@ export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknow
   const b = bytes;
   const len = b.length;
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) fail("byte-order-mark", 0);
-  /** The open containers, outermost first; `names[d]` is the pending member name of `stack[d]`. */
-  const stack: Container[] = [];
+  text = undefined;
+  skew = 0;
+  if (len <= TEXT_MAX) {
+    try {
+      text = decoder.decode(b);
+    } catch {
+      // Not UTF-8: decoding string by string finds where, and what the grammar says before it.
+    }
+  }
+  try {
+    return parseText(b, len, maxDepth);
+  } finally {
+    text = undefined;
+  }
+}
+
+function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
+  /**
+   * The open containers, outermost first: `objects[d]` is the object at depth d (`null` for an
+   * array), `names[d]` its pending member name, read at byte `nameAt[d]`; an open array's
+   * elements are `elements[first[d]..count)`, copied out whole when it closes.
+   */
+  const objects: (Record<string, unknown> | null)[] = [];
   const names: string[] = [];
   const nameAt: number[] = [];
+  const first: number[] = [];
+  const elements: unknown[] = [];
+  let count = 0;
   let depth = 0;
   let i = 0;
   let c: number;
@@ -332,7 +419,7 @@ export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknow
     c = b[i]!;
     while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
     if (c === 0x22) {
-      value = readString(b, i + 1);
+      value = readString(b, i + 1, false);
       i = end;
     } else if (c === 0x7b) {
       if (depth === maxDepth) fail("depth-exceeded", i);
@@ -344,13 +431,13 @@ export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknow
       } else {
         if (c !== 0x22) failAt(b, i);
         nameAt[depth] = i;
-        names[depth] = readString(b, i + 1);
+        names[depth] = readString(b, i + 1, true);
         i = end;
         c = b[i]!;
         while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
         if (c !== 0x3a) failAt(b, i);
         i++;
-        stack[depth++] = {};
+        objects[depth++] = {};
         continue parseValue;
       }
     } else if (c === 0x5b) {
@@ -361,7 +448,8 @@ export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknow
         value = [];
         i++;
       } else {
-        stack[depth++] = [];
+        objects[depth] = null;
+        first[depth++] = count;
         continue parseValue;
       }
     } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
@@ -387,14 +475,17 @@ export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknow
         if (i < len) fail("trailing-bytes", i);
         return value;
       }
-      const top = stack[depth - 1]!;
-      if (isArray(top)) {
-        top.push(value);
+      const top = objects[depth - 1]!;
+      if (top === null) {
+        elements[count++] = value;
         if (c === 0x2c) {
           i++;
           continue parseValue;
         }
         if (c !== 0x5d) failAt(b, i);
+        const from = first[depth - 1]!;
+        value = elements.slice(from, count);
+        count = from;
       } else {
         const name = names[depth - 1]!;
         // An own member is never undefined, so `undefined` proves absence without hasOwn; a
@@ -407,7 +498,7 @@ export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknow
           while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
           if (c !== 0x22) failAt(b, i);
           nameAt[depth - 1] = i;
-          names[depth - 1] = readString(b, i + 1);
+          names[depth - 1] = readString(b, i + 1, true);
           i = end;
           c = b[i]!;
           while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
@@ -416,9 +507,9 @@ export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknow
           continue parseValue;
         }
         if (c !== 0x7d) failAt(b, i);
+        value = top;
       }
       i++;
-      value = top;
       depth--;
     }
   }
