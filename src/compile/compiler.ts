@@ -99,6 +99,7 @@ export class ModuleCompiler implements Compiler {
     const types = schema["type"] === undefined ? undefined : ([] as string[]).concat(schema["type"] as string | string[]);
     const allowed = types === undefined ? undefined : new Set(types.map((name) => groupOf[name]));
     let open: InstanceType | undefined;
+    const members = new Map<string, Code>();
     for (const keyword of vocabulary) {
       if (keyword.emit === undefined || !Object.hasOwn(schema, keyword.name)) continue;
       const group = keyword.instance;
@@ -113,7 +114,7 @@ export class ModuleCompiler implements Compiler {
         open = group;
       }
       const at = `${pointer}/${keyword.name.replaceAll("~", "~0").replaceAll("/", "~1")}`;
-      keyword.emit({ node: schema, value: schema[keyword.name], at, pointer, data, body, compiler: this });
+      keyword.emit({ node: schema, value: schema[keyword.name], at, pointer, data, body, members, compiler: this });
     }
     if (open !== undefined) body.close();
   }

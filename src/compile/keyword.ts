@@ -28,6 +28,8 @@ export interface KeywordContext {
   readonly data: Code;
   /** Where to append statements. */
   readonly body: Body;
+  /** Members of this node's instance known present, each already read into a local. */
+  readonly members: Map<string, Code>;
   readonly compiler: Compiler;
 }
 

@@ -103,17 +103,17 @@ const re1 = new RegExp("^x-", "u");
 const c3 = new Set(JSON.parse("[\"id\",\"tags\",\"point\",\"score\",\"ratio\",\"kind\",\"version\",\"start\",\"end\",\"list\",\"choice\",\"shape\"]"));
 export function validate(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return fail("/type");
-  if (!(d.id !== undefined && hasOwn(d, "id"))) return fail("/required");
-  if (!(d.tags !== undefined && hasOwn(d, "tags"))) return fail("/required");
+  const d1 = d.id;
+  if (d1 === undefined || !hasOwn(d, "id")) return fail("/required");
+  const d2 = d.tags;
+  if (d2 === undefined || !hasOwn(d, "tags")) return fail("/required");
   if (d.start !== undefined && hasOwn(d, "start")) {
     if (!(d.end !== undefined && hasOwn(d, "end"))) return fail("/dependentRequired/start");
   }
   if (Object.keys(d).length < 2) return fail("/minProperties");
   if (Object.keys(d).length > 8) return fail("/maxProperties");
-  const d1 = d.id;
   if (!(typeof d1 === "string")) return fail("/properties/id/type");
   if (!format_uuid(d1)) return fail("/properties/id/format");
-  const d2 = d.tags;
   if (!(Array.isArray(d2))) return fail("/properties/tags/type");
   if (d2.length < 1) return fail("/properties/tags/minItems");
   if (d2.length > 5) return fail("/properties/tags/maxItems");

@@ -54,12 +54,12 @@ function unique(a) {
 const re0 = new RegExp("^https?://", "u");
 export function validate(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return fail("/type");
-  if (!(d.title !== undefined && hasOwn(d, "title"))) return fail("/required");
-  if (!(d.blocks !== undefined && hasOwn(d, "blocks"))) return fail("/required");
   const d1 = d.title;
+  if (d1 === undefined || !hasOwn(d, "title")) return fail("/required");
+  const d2 = d.blocks;
+  if (d2 === undefined || !hasOwn(d, "blocks")) return fail("/required");
   if (!(typeof d1 === "string")) return fail("/properties/title/type");
   if (d1.length > 200 && codePointLength(d1) > 200) return fail("/properties/title/maxLength");
-  const d2 = d.blocks;
   if (!(Array.isArray(d2))) return fail("/properties/blocks/type");
   if (d2.length > 200) return fail("/properties/blocks/maxItems");
   for (let i3 = 0; i3 < d2.length; i3++) {
@@ -73,16 +73,16 @@ export function validate(d) {
 }
 function v_heading(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return fail("/$defs/heading/type");
-  if (!(d.type !== undefined && hasOwn(d, "type"))) return fail("/$defs/heading/required");
-  if (!(d.level !== undefined && hasOwn(d, "level"))) return fail("/$defs/heading/required");
-  if (!(d.spans !== undefined && hasOwn(d, "spans"))) return fail("/$defs/heading/required");
   const d1 = d.type;
-  if (d1 !== "heading") return fail("/$defs/heading/properties/type/const");
+  if (d1 === undefined || !hasOwn(d, "type")) return fail("/$defs/heading/required");
   const d2 = d.level;
+  if (d2 === undefined || !hasOwn(d, "level")) return fail("/$defs/heading/required");
+  const d3 = d.spans;
+  if (d3 === undefined || !hasOwn(d, "spans")) return fail("/$defs/heading/required");
+  if (d1 !== "heading") return fail("/$defs/heading/properties/type/const");
   if (!(Number.isInteger(d2))) return fail("/$defs/heading/properties/level/type");
   if (d2 < 1) return fail("/$defs/heading/properties/level/minimum");
   if (d2 > 3) return fail("/$defs/heading/properties/level/maximum");
-  const d3 = d.spans;
   if (!v_spans(d3)) return false;
   for (const k4 in d) {
     if (k4 !== "type" && k4 !== "level" && k4 !== "spans") return fail("/$defs/heading/additionalProperties");
@@ -91,11 +91,11 @@ function v_heading(d) {
 }
 function v_paragraph(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return fail("/$defs/paragraph/type");
-  if (!(d.type !== undefined && hasOwn(d, "type"))) return fail("/$defs/paragraph/required");
-  if (!(d.spans !== undefined && hasOwn(d, "spans"))) return fail("/$defs/paragraph/required");
   const d1 = d.type;
-  if (d1 !== "paragraph") return fail("/$defs/paragraph/properties/type/const");
+  if (d1 === undefined || !hasOwn(d, "type")) return fail("/$defs/paragraph/required");
   const d2 = d.spans;
+  if (d2 === undefined || !hasOwn(d, "spans")) return fail("/$defs/paragraph/required");
+  if (d1 !== "paragraph") return fail("/$defs/paragraph/properties/type/const");
   if (!v_spans(d2)) return false;
   for (const k3 in d) {
     if (k3 !== "type" && k3 !== "spans") return fail("/$defs/paragraph/additionalProperties");
@@ -104,78 +104,78 @@ function v_paragraph(d) {
 }
 function v_list1(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return fail("/$defs/list1/type");
-  if (!(d.type !== undefined && hasOwn(d, "type"))) return fail("/$defs/list1/required");
-  if (!(d.ordered !== undefined && hasOwn(d, "ordered"))) return fail("/$defs/list1/required");
-  if (!(d.items !== undefined && hasOwn(d, "items"))) return fail("/$defs/list1/required");
   const d1 = d.type;
-  if (d1 !== "list") return fail("/$defs/list1/properties/type/const");
+  if (d1 === undefined || !hasOwn(d, "type")) return fail("/$defs/list1/required");
   const d2 = d.ordered;
-  if (!(typeof d2 === "boolean")) return fail("/$defs/list1/properties/ordered/type");
+  if (d2 === undefined || !hasOwn(d, "ordered")) return fail("/$defs/list1/required");
   const d3 = d.items;
+  if (d3 === undefined || !hasOwn(d, "items")) return fail("/$defs/list1/required");
+  if (d1 !== "list") return fail("/$defs/list1/properties/type/const");
+  if (!(typeof d2 === "boolean")) return fail("/$defs/list1/properties/ordered/type");
   if (!(Array.isArray(d3))) return fail("/$defs/list1/properties/items/type");
   if (d3.length > 50) return fail("/$defs/list1/properties/items/maxItems");
   for (let i4 = 0; i4 < d3.length; i4++) {
     const d5 = d3[i4];
     if (!(typeof d5 === "object" && d5 !== null && !Array.isArray(d5))) return fail("/$defs/item1/type");
-    if (!(d5.spans !== undefined && hasOwn(d5, "spans"))) return fail("/$defs/item1/required");
     const d6 = d5.spans;
+    if (d6 === undefined || !hasOwn(d5, "spans")) return fail("/$defs/item1/required");
     if (!v_spans(d6)) return false;
     if (d5.children !== undefined && hasOwn(d5, "children")) {
       const d7 = d5.children;
       if (!(typeof d7 === "object" && d7 !== null && !Array.isArray(d7))) return fail("/$defs/list2/type");
-      if (!(d7.type !== undefined && hasOwn(d7, "type"))) return fail("/$defs/list2/required");
-      if (!(d7.ordered !== undefined && hasOwn(d7, "ordered"))) return fail("/$defs/list2/required");
-      if (!(d7.items !== undefined && hasOwn(d7, "items"))) return fail("/$defs/list2/required");
       const d8 = d7.type;
-      if (d8 !== "list") return fail("/$defs/list2/properties/type/const");
+      if (d8 === undefined || !hasOwn(d7, "type")) return fail("/$defs/list2/required");
       const d9 = d7.ordered;
-      if (!(typeof d9 === "boolean")) return fail("/$defs/list2/properties/ordered/type");
+      if (d9 === undefined || !hasOwn(d7, "ordered")) return fail("/$defs/list2/required");
       const d10 = d7.items;
+      if (d10 === undefined || !hasOwn(d7, "items")) return fail("/$defs/list2/required");
+      if (d8 !== "list") return fail("/$defs/list2/properties/type/const");
+      if (!(typeof d9 === "boolean")) return fail("/$defs/list2/properties/ordered/type");
       if (!(Array.isArray(d10))) return fail("/$defs/list2/properties/items/type");
       if (d10.length > 50) return fail("/$defs/list2/properties/items/maxItems");
       for (let i11 = 0; i11 < d10.length; i11++) {
         const d12 = d10[i11];
         if (!(typeof d12 === "object" && d12 !== null && !Array.isArray(d12))) return fail("/$defs/item2/type");
-        if (!(d12.spans !== undefined && hasOwn(d12, "spans"))) return fail("/$defs/item2/required");
         const d13 = d12.spans;
+        if (d13 === undefined || !hasOwn(d12, "spans")) return fail("/$defs/item2/required");
         if (!v_spans(d13)) return false;
         if (d12.children !== undefined && hasOwn(d12, "children")) {
           const d14 = d12.children;
           if (!(typeof d14 === "object" && d14 !== null && !Array.isArray(d14))) return fail("/$defs/list3/type");
-          if (!(d14.type !== undefined && hasOwn(d14, "type"))) return fail("/$defs/list3/required");
-          if (!(d14.ordered !== undefined && hasOwn(d14, "ordered"))) return fail("/$defs/list3/required");
-          if (!(d14.items !== undefined && hasOwn(d14, "items"))) return fail("/$defs/list3/required");
           const d15 = d14.type;
-          if (d15 !== "list") return fail("/$defs/list3/properties/type/const");
+          if (d15 === undefined || !hasOwn(d14, "type")) return fail("/$defs/list3/required");
           const d16 = d14.ordered;
-          if (!(typeof d16 === "boolean")) return fail("/$defs/list3/properties/ordered/type");
+          if (d16 === undefined || !hasOwn(d14, "ordered")) return fail("/$defs/list3/required");
           const d17 = d14.items;
+          if (d17 === undefined || !hasOwn(d14, "items")) return fail("/$defs/list3/required");
+          if (d15 !== "list") return fail("/$defs/list3/properties/type/const");
+          if (!(typeof d16 === "boolean")) return fail("/$defs/list3/properties/ordered/type");
           if (!(Array.isArray(d17))) return fail("/$defs/list3/properties/items/type");
           if (d17.length > 50) return fail("/$defs/list3/properties/items/maxItems");
           for (let i18 = 0; i18 < d17.length; i18++) {
             const d19 = d17[i18];
             if (!(typeof d19 === "object" && d19 !== null && !Array.isArray(d19))) return fail("/$defs/item3/type");
-            if (!(d19.spans !== undefined && hasOwn(d19, "spans"))) return fail("/$defs/item3/required");
             const d20 = d19.spans;
+            if (d20 === undefined || !hasOwn(d19, "spans")) return fail("/$defs/item3/required");
             if (!v_spans(d20)) return false;
             if (d19.children !== undefined && hasOwn(d19, "children")) {
               const d21 = d19.children;
               if (!(typeof d21 === "object" && d21 !== null && !Array.isArray(d21))) return fail("/$defs/list4/type");
-              if (!(d21.type !== undefined && hasOwn(d21, "type"))) return fail("/$defs/list4/required");
-              if (!(d21.ordered !== undefined && hasOwn(d21, "ordered"))) return fail("/$defs/list4/required");
-              if (!(d21.items !== undefined && hasOwn(d21, "items"))) return fail("/$defs/list4/required");
               const d22 = d21.type;
-              if (d22 !== "list") return fail("/$defs/list4/properties/type/const");
+              if (d22 === undefined || !hasOwn(d21, "type")) return fail("/$defs/list4/required");
               const d23 = d21.ordered;
-              if (!(typeof d23 === "boolean")) return fail("/$defs/list4/properties/ordered/type");
+              if (d23 === undefined || !hasOwn(d21, "ordered")) return fail("/$defs/list4/required");
               const d24 = d21.items;
+              if (d24 === undefined || !hasOwn(d21, "items")) return fail("/$defs/list4/required");
+              if (d22 !== "list") return fail("/$defs/list4/properties/type/const");
+              if (!(typeof d23 === "boolean")) return fail("/$defs/list4/properties/ordered/type");
               if (!(Array.isArray(d24))) return fail("/$defs/list4/properties/items/type");
               if (d24.length > 50) return fail("/$defs/list4/properties/items/maxItems");
               for (let i25 = 0; i25 < d24.length; i25++) {
                 const d26 = d24[i25];
                 if (!(typeof d26 === "object" && d26 !== null && !Array.isArray(d26))) return fail("/$defs/item4/type");
-                if (!(d26.spans !== undefined && hasOwn(d26, "spans"))) return fail("/$defs/item4/required");
                 const d27 = d26.spans;
+                if (d27 === undefined || !hasOwn(d26, "spans")) return fail("/$defs/item4/required");
                 if (!v_spans(d27)) return false;
                 for (const k28 in d26) {
                   if (k28 !== "spans") return fail("/$defs/item4/additionalProperties");
@@ -216,12 +216,12 @@ function v_spans(d) {
   for (let i1 = 0; i1 < d.length; i1++) {
     const d2 = d[i1];
     if (!(typeof d2 === "object" && d2 !== null && !Array.isArray(d2))) return fail("/$defs/span/type");
-    if (!(d2.text !== undefined && hasOwn(d2, "text"))) return fail("/$defs/span/required");
-    if (!(d2.style !== undefined && hasOwn(d2, "style"))) return fail("/$defs/span/required");
     const d3 = d2.text;
+    if (d3 === undefined || !hasOwn(d2, "text")) return fail("/$defs/span/required");
+    const d4 = d2.style;
+    if (d4 === undefined || !hasOwn(d2, "style")) return fail("/$defs/span/required");
     if (!(typeof d3 === "string")) return fail("/$defs/span/properties/text/type");
     if (d3.length > 2000 && codePointLength(d3) > 2000) return fail("/$defs/span/properties/text/maxLength");
-    const d4 = d2.style;
     if (!(Array.isArray(d4))) return fail("/$defs/span/properties/style/type");
     if (d4.length > 4) return fail("/$defs/span/properties/style/maxItems");
     for (let i5 = 0; i5 < d4.length; i5++) {

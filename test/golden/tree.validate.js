@@ -30,8 +30,8 @@ export function validate(d) {
 }
 function v_node(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return fail("/$defs/node/type");
-  if (!(d.label !== undefined && hasOwn(d, "label"))) return fail("/$defs/node/required");
   const d1 = d.label;
+  if (d1 === undefined || !hasOwn(d, "label")) return fail("/$defs/node/required");
   if (!(typeof d1 === "string")) return fail("/$defs/node/properties/label/type");
   if (d1.length > 40 && codePointLength(d1) > 40) return fail("/$defs/node/properties/label/maxLength");
   if (d.children !== undefined && hasOwn(d, "children")) {

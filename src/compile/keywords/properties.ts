@@ -1,6 +1,6 @@
 /**
  * `properties`: each present own property satisfies its schema. A property the node also
- * `required` is known present (that check ran first and returns on failure).
+ * `required` is known present and already read (that check ran first and returns on failure).
  *
  * @module
  */
@@ -15,8 +15,7 @@ export const properties: Keyword = {
   instance: "object",
   check: expectSchemaMap,
   subschemas: map,
-  emit({ node, value, at, data, body, compiler }) {
-    const required = Array.isArray(node["required"]) ? (node["required"] as string[]) : [];
+  emit({ value, at, data, body, members, compiler }) {
     for (const [name, schema] of Object.entries(value as Record<string, unknown>)) {
       if (schema === true) continue;
       const where = childPointer(at, name);
@@ -24,12 +23,16 @@ export const properties: Keyword = {
         body.line(js`if (${present(compiler, data, name)}) ${compiler.fail(where)}`);
         continue;
       }
-      const known = required.includes(name);
-      if (!known) body.open(js`if (${present(compiler, data, name)}) {`);
+      const known = members.get(name);
+      if (known !== undefined) {
+        compiler.inline(where, known, body);
+        continue;
+      }
+      body.open(js`if (${present(compiler, data, name)}) {`);
       const item = body.local("d");
       body.line(js`const ${item} = ${member(data, name)};`);
       compiler.inline(where, item, body);
-      if (!known) body.close();
+      body.close();
     }
   },
 };
