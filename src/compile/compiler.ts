@@ -122,7 +122,10 @@ export class ModuleCompiler implements Compiler {
   reference(pointer: string, data: Code, body: Body): void {
     const schema = this.document.node(pointer);
     if (schema === true) return;
-    if (this.document.refCount(pointer) === 1 && pointer !== "" && !this.#active.has(pointer)) this.inline(pointer, data, body);
+    // Inline a definition referenced once: it is compiled nowhere else. Anything else is a call,
+    // so no location's code is ever duplicated.
+    const definition = (parsePointer(pointer) ?? []).at(-2) === "$defs";
+    if (definition && this.document.refCount(pointer) === 1 && !this.#active.has(pointer)) this.inline(pointer, data, body);
     else body.line(js`if (!${this.#functionFor(pointer)}(${data})) return false;`);
   }
 
