@@ -67,8 +67,21 @@ function schemaTree(ref: fc.Arbitrary<Schema> | undefined): fc.Arbitrary<Schema>
 
 const definitions = fc.dictionary(fc.constantFrom("d0", "d1"), schemaTree(undefined), { minKeys: 1, maxKeys: 2, noNullPrototype: true });
 
-/** A schema document: a tree over the vocabulary that may `$ref` its (ref-free) `$defs`. */
+/** A recursive definition that descends into the instance, reached by `$anchor`. */
+const recursive: Schema = {
+  $anchor: "tree",
+  anyOf: [{ type: "integer" }, { type: "array", maxItems: 3, items: { $ref: "#tree" } }, { type: "object", additionalProperties: { $ref: "#/$defs/r" } }],
+};
+
+/**
+ * A schema document: a tree over the vocabulary that may `$ref` its (ref-free) `$defs` by
+ * JSON Pointer, and a recursive definition by `$anchor`.
+ */
 export const form: fc.Arbitrary<Schema> = definitions.chain((defs) => {
-  const ref = fc.constantFrom(...Object.keys(defs)).map((name): Schema => ({ $ref: `#/$defs/${name}` }));
-  return schemaTree(ref).map((schema) => (typeof schema === "boolean" ? schema : { ...schema, $defs: defs }));
+  const names = Object.keys(defs);
+  const ref = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...names).map((name): Schema => ({ $ref: `#/$defs/${name}` })) },
+    { weight: 1, arbitrary: fc.constant<Schema>({ $ref: "#tree" }) },
+  );
+  return schemaTree(ref).map((schema) => (typeof schema === "boolean" ? schema : { ...schema, $defs: { ...defs, r: recursive } }));
 });

