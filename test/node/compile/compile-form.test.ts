@@ -2,6 +2,8 @@
  * Semantics the common validators get wrong, each on its own (issue 4), plus the shape of the
  * generated module: standalone, no eval, header, hoisted regexes, lastFailure pointers.
  */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileForm } from "../../../src/compile/compile-form.ts";
 import { type GeneratedModule, loadModules } from "./load-modules.ts";
@@ -124,5 +126,25 @@ describe("V3 the generated module", () => {
     const source = compileForm(forms.twice);
     expect(source.match(/new RegExp\("\^x", "u"\)/g)).toHaveLength(1);
     expect(source).toMatch(/^const re0 = new RegExp\("\^x", "u"\);$/m);
+  });
+});
+
+describe("V3 the bench page form", () => {
+  const bench = (name: string): string => fileURLToPath(new URL(`../../../bench/${name}`, import.meta.url).href);
+  const manifest = JSON.parse(readFileSync(bench("corpus/manifest.json"), "utf8")) as {
+    files: Array<{ file: string; kind: string; expect: { schemaValid: boolean | null } }>;
+  };
+
+  it("gives every corpus body the verdict its manifest expects, naming the failing keyword", async () => {
+    const form = JSON.parse(readFileSync(bench("page.form.json"), "utf8")) as unknown;
+    const [page] = await loadModules([compileForm(form)]);
+    const judged = manifest.files.filter((entry) => typeof entry.expect.schemaValid === "boolean"); // duplicate-key: a parse failure
+    expect(judged.length).toBeGreaterThanOrEqual(9);
+    for (const entry of judged) {
+      const body = JSON.parse(readFileSync(bench(`corpus/${entry.file}`), "utf8")) as unknown;
+      expect(page?.validate(body), entry.file).toBe(entry.expect.schemaValid);
+      if (entry.kind === "fails-early") expect(page?.lastFailure()).toBe("/properties/title/type");
+      if (entry.kind === "fails-late") expect(page?.lastFailure()).toBe("/$defs/block/anyOf");
+    }
   });
 });
