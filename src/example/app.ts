@@ -1,13 +1,16 @@
 /**
- * The example application: the page address (`forms/page.json`) at `/page`, the stored pages
- * for people at `/pages/:id`, and a plain index at `/`. Every runtime entry serves this app
- * with its own {@link PageStore}.
+ * The example application: every form in `forms/` served as a GPT address at `/<name>` (the
+ * page address, `forms/page.json`, at `/page`; `forms/feedback.json` at `/feedback`; …), the
+ * stored pages for people at `/pages/:id`, and a plain index at `/`. Every runtime entry serves
+ * this app with its own {@link PageStore}.
  *
  * @module
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { address } from "../address/address.ts";
+import type { CompiledForm } from "../address/form.ts";
+import { forms } from "../generated/forms.ts";
 import { form } from "../generated/page.ts";
 import { PAGE_CONTENT_SECURITY_POLICY, renderPage } from "./render.ts";
 import type { PageStore } from "./store.ts";
@@ -18,6 +21,22 @@ export interface Published {
   readonly id: string;
   /** Absolute URL of the page for people. */
   readonly url: string;
+}
+
+/** What the feedback address's act answers (R1): the act is acknowledged, nothing is stored. */
+export interface FeedbackReceived {
+  readonly received: true;
+  /** The rating the act gave, 1 to 5. */
+  readonly rating: number;
+}
+
+/**
+ * What an address without an act of its own answers (R1): a form dropped into `forms/` is
+ * served at `/<name>` and its valid acts are acknowledged, and nothing else happens, until the
+ * app gives it an act (README, "Add an address").
+ */
+export interface Received {
+  readonly received: true;
 }
 
 /** Ids are `crypto.randomUUID()` values; anything else is not a page. */
@@ -37,10 +56,12 @@ export function createExampleApp(store: (c: Context) => PageStore): Hono {
   const app = new Hono();
 
   app.get("/", function index(c) {
-    const here = new URL("/page", c.req.url).href;
-    return c.text(
-      `GPT addresses on this server:\n\n${here}\n  publishes a page of rich text. GET it for the form; POST a page to publish it.\n`,
-    );
+    const lines = Object.keys(forms).map((name) => {
+      const here = new URL(`/${name}`, c.req.url).href;
+      const what = name === "page" ? "publishes a page of rich text. GET it for the form; POST a page to publish it." : "GET it for the form; POST an act that validates against it.";
+      return `${here}\n  ${what}\n`;
+    });
+    return c.text(`GPT addresses on this server:\n\n${lines.join("\n")}`);
   });
 
   app.route(
@@ -55,6 +76,21 @@ export function createExampleApp(store: (c: Context) => PageStore): Hono {
       },
     }),
   );
+
+  app.route(
+    "/feedback",
+    address({
+      form: forms.feedback,
+      gptType: "feedback",
+      act: (feedback): FeedbackReceived => ({ received: true, rating: feedback.rating }),
+    }),
+  );
+
+  // Every other form in forms/ on its own path: served, checked and acknowledged, no more.
+  for (const [name, other] of Object.entries(forms) as [string, CompiledForm][]) {
+    if (name === "page" || name === "feedback") continue;
+    app.route(`/${name}`, address({ form: other, gptType: name, act: (): Received => ({ received: true }) }));
+  }
 
   app.get("/pages/:id", async function storedPage(c) {
     const id = c.req.param("id");
