@@ -213,9 +213,16 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     const request = c.req.raw;
     // No decompression: a coded body is rejected unread (DESIGN.md §6).
     const coding = request.headers.get("content-encoding");
-    if (coding !== null && coding.toLowerCase() !== "identity") {
+    if (!onlyCodings(coding, "identity")) {
       await request.body?.cancel().catch(() => {});
       return reject(request, "content-encoding", `Content-Encoding ${JSON.stringify(coding)}`);
+    }
+    // A runtime that passes a transfer coding it did not decode (Node keeps `gzip` of
+    // `gzip, chunked`) would hand over coded bytes; only plain chunking is read.
+    const transfer = request.headers.get("transfer-encoding");
+    if (!onlyCodings(transfer, "chunked")) {
+      await request.body?.cancel().catch(() => {});
+      return reject(request, "transfer-encoding", `Transfer-Encoding ${JSON.stringify(transfer)}`);
     }
     let bytes: Uint8Array;
     try {
@@ -262,6 +269,20 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     }
   });
   return app;
+}
+
+/**
+ * Whether a coding list field (`Content-Encoding`, `Transfer-Encoding`: `#coding`, RFC 9110
+ * §5.6.1) is absent or names no coding but `only`, case-insensitively. Empty list elements are
+ * allowed by the list syntax and name nothing, so an empty field is no coding at all.
+ */
+function onlyCodings(field: string | null, only: string): boolean {
+  if (field === null) return true;
+  for (const element of field.split(",")) {
+    const coding = element.trim().toLowerCase();
+    if (coding !== "" && coding !== only) return false;
+  }
+  return true;
 }
 
 function limit(name: string, value: number): number {

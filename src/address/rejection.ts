@@ -9,6 +9,8 @@ import type { JsonSyntaxErrorCode } from "../json/json-syntax-error.ts";
 /**
  * Why an act was rejected, by stage:
  * - `content-encoding`: the body has a `Content-Encoding` other than `identity` (DESIGN.md §6);
+ * - `transfer-encoding`: the request names a transfer coding other than `chunked` that the
+ *   runtime passed on undecoded (RFC 9112 §6.1);
  * - `content-too-large`: more than `maxBytes` bytes (V1);
  * - `content-length`, `content-length-mismatch`, `body-used`, `body-read`: the body could not
  *   be read as framed (see `BodyReadError`);
@@ -18,6 +20,7 @@ import type { JsonSyntaxErrorCode } from "../json/json-syntax-error.ts";
  */
 export type RejectionCode =
   | "content-encoding"
+  | "transfer-encoding"
   | "content-too-large"
   | BodyReadErrorCode
   | `json-syntax:${JsonSyntaxErrorCode}`
@@ -44,7 +47,7 @@ export interface Rejection {
  */
 export function problemStatus(code: RejectionCode): { status: number; title: string } {
   if (code === "content-too-large") return { status: 413, title: "Content Too Large" };
-  if (code === "content-encoding") return { status: 415, title: "Unsupported Media Type" };
+  if (code === "content-encoding" || code === "transfer-encoding") return { status: 415, title: "Unsupported Media Type" };
   if (code === "schema") return { status: 422, title: "Unprocessable Content" };
   return { status: 400, title: "Bad Request" };
 }
