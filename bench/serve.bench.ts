@@ -14,12 +14,11 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const root = join(import.meta.dirname, "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
 const coldTrials = Number(process.env.BENCH_COLD_TRIALS ?? 9);
@@ -44,7 +43,7 @@ const cfworkerValidation: Plugin = {
   name: "cfworker-validation",
   setup(b) {
     b.onResolve({ filter: /generated\/page\.ts$/ }, (args) =>
-      args.namespace === "cfworker" ? undefined : { path: fileURLToPath(new URL(args.path, `file://${args.resolveDir}/`)), namespace: "cfworker" },
+      args.namespace === "cfworker" ? undefined : { path: resolve(args.resolveDir, args.path), namespace: "cfworker" },
     );
     b.onLoad({ filter: /.*/, namespace: "cfworker" }, (args) => ({
       resolveDir: root,

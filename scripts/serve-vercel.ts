@@ -8,10 +8,11 @@
  * `UPSTASH_REDIS_REST_URL` and `UPSTASH_REDIS_REST_TOKEN`, as Vercel exposes the project's
  * variables.
  */
+import { join } from "node:path";
 import { build } from "esbuild";
 import { EdgeRuntime, runServer } from "edge-runtime";
 
-const root = new URL("..", import.meta.url).pathname;
+const root = join(import.meta.dirname, "..");
 const bundle = await build({
   stdin: {
     contents: `import handler from "./src/adapters/vercel.ts";

@@ -7,12 +7,11 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
+const root = join(import.meta.dirname, "../..");
 const budgetKiB = 40;
 
 let outdir = "";

@@ -12,7 +12,6 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 
 /** The runtimes the wire suite runs against. */
 export type RuntimeName = "node" | "bun" | "deno" | "vercel" | "workerd";
@@ -28,7 +27,7 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-export const root = fileURLToPath(new URL("../..", import.meta.url));
+export const root = join(import.meta.dirname, "../..");
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
 
 /** Wrangler's switches for a fully offline, quiet `wrangler dev` (TOOLCHAIN.md). */

@@ -13,10 +13,9 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
+const root = join(import.meta.dirname, "../..");
 const outdir = mkdtempSync(join(tmpdir(), "gpt-address-workerd-"));
 execFileSync(process.execPath, [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", outdir], {
   cwd: root,

@@ -22,7 +22,8 @@ const pageFile: unknown = JSON.parse(readFileSync(join(root, "forms/page.json"),
 const feedbackFile: unknown = JSON.parse(readFileSync(join(root, "forms/feedback.json"), "utf8"));
 
 export function wireSuite(name: RuntimeName): void {
-  describe(`${name}: the example addresses over HTTP`, () => {
+  // Each test makes a few loopback requests; a hung response fails it in 30 s, not 120.
+  describe(`${name}: the example addresses over HTTP`, { timeout: 30_000 }, () => {
     let server: Running;
     let upstash: FakeUpstash | undefined;
     const url = (path: string) => server.url + path;
