@@ -12,12 +12,6 @@ import { keywordOf, refusedReason } from "./vocabulary.ts";
 /** Base URI of a document with no `$id`. */
 const defaultBase = "gpt-address:///form";
 
-/** A schema (object or boolean) and its JSON Pointer in the document. */
-export interface Located {
-  readonly schema: unknown;
-  readonly pointer: string;
-}
-
 /** Is `value` a schema object (a JSON object, not an array or null)? */
 export function isSchemaObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { InstanceType, Keyword } from "./keyword.ts";
+import type { Keyword } from "./keyword.ts";
 import { $anchor } from "./keywords/$anchor.ts";
 import { $defs } from "./keywords/$defs.ts";
 import { $id } from "./keywords/$id.ts";
@@ -71,11 +71,6 @@ const byName = new Map(vocabulary.map((keyword) => [keyword.name, keyword]));
 /** The implemented keyword named `name`, if any (own entries only: `toString` is not one). */
 export function keywordOf(name: string): Keyword | undefined {
   return byName.get(name);
-}
-
-/** The instance type each implemented keyword constrains. */
-export function instanceOf(name: string): InstanceType | undefined {
-  return byName.get(name)?.instance;
 }
 
 const dynamic = "dynamic scoping is not implemented; a form's references must be static";

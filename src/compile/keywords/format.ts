@@ -4,7 +4,7 @@
  * @module
  */
 import { FormError } from "../form-error.ts";
-import { formatNames } from "../formats/index.ts";
+import { formatNames, refusedFormats } from "../formats/index.ts";
 import type { Keyword } from "../keyword.ts";
 import { expectString } from "../keyword-values.ts";
 import { js } from "../safe-format.ts";
@@ -15,7 +15,8 @@ export const format: Keyword = {
   check(value, at) {
     expectString(value, at);
     if (!formatNames.includes(value as string)) {
-      throw new FormError("unsupported-format", at, "format", `format ${JSON.stringify(value)} is not asserted by this compiler (supported: ${formatNames.join(", ")})`);
+      const reason = refusedFormats.get(value as string) ?? `not asserted by this compiler (supported: ${formatNames.join(", ")})`;
+      throw new FormError("unsupported-format", at, "format", `format ${JSON.stringify(value)} is refused: ${reason}`);
     }
   },
   emit({ value, at, data, body, compiler }) {
