@@ -12,6 +12,7 @@
  * sides alike. Figures vary from run to run; compare the ratios of one run.
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import sjson from "secure-json-parse";
 import { parseJson } from "../src/json/parse.ts";
 import { JsonSyntaxError } from "../src/json/json-syntax-error.ts";
@@ -23,7 +24,7 @@ const sliceMs = Number(process.env.BENCH_SLICE_MS ?? 40);
 const goals: Record<string, number> = { "1k": 0.9, "16k": 0.95, "256k": 1.5 };
 
 function corpus(file: string): Uint8Array {
-  return new Uint8Array(readFileSync(new URL(`corpus/${file}`, import.meta.url)));
+  return new Uint8Array(readFileSync(join(import.meta.dirname, "corpus", file)));
 }
 
 /** Operations per second of `fn` over one slice; `fn` runs in batches so the clock is read rarely. */
@@ -68,7 +69,7 @@ function ratio(a: number[], b: number[]): number {
 }
 
 export default async function parseBench(): Promise<void> {
-  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   const rows: string[][] = [];
   for (const size of ["1k", "16k", "256k"]) {
     const valid = corpus(`valid-${size}.json`);

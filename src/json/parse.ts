@@ -197,6 +197,15 @@ function hex4(b: Uint8Array, i: number): number {
   return (h0 << 12) | (h1 << 8) | (h2 << 4) | h3;
 }
 
+/** Why the four hex digits at `b[i..i+4)` are not: a byte that is not one, or the end. */
+function hexFailure(b: Uint8Array, i: number): JsonSyntaxErrorCode {
+  for (let k = i; k < i + 4; k++) {
+    if (k >= b.length) return "unexpected-end";
+    if (HEX[b[k]!]! < 0) return "invalid-escape";
+  }
+  return "invalid-escape";
+}
+
 /**
  * Reads the rest of a string that holds an escape, a non-ASCII byte or an error; `i` is the
  * first byte at or after `start` that is not plain ASCII. Runs between escapes are decoded
@@ -238,11 +247,11 @@ function readStringRest(b: Uint8Array, start: number, i: number): string {
       i += 2;
     } else if (e === 0x75) {
       const h = hex4(b, i + 2);
-      if (h < 0) fail(i + 6 > len ? "unexpected-end" : "invalid-escape", i);
+      if (h < 0) fail(hexFailure(b, i + 2), i);
       if (h >= 0xd800 && h <= 0xdfff) {
         if (h >= 0xdc00 || b[i + 6] !== 0x5c || b[i + 7] !== 0x75) fail("lone-surrogate", i);
         const l = hex4(b, i + 8);
-        if (l < 0) fail(i + 12 > len ? "unexpected-end" : "invalid-escape", i + 6);
+        if (l < 0) fail(hexFailure(b, i + 8), i + 6);
         if (l < 0xdc00 || l > 0xdfff) fail("lone-surrogate", i);
         s += fromCharCode(h, l);
         i += 12;

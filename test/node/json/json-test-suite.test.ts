@@ -8,7 +8,6 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { parseJson } from "../../../src/json/parse.ts";
 import { JsonSyntaxError, type JsonSyntaxErrorCode } from "../../../src/json/json-syntax-error.ts";
@@ -19,9 +18,9 @@ interface LedgerEntry {
   readonly reason: string;
 }
 
-const root = new URL("../../fixtures/JSONTestSuite/", import.meta.url);
-const dir = fileURLToPath(new URL("test_parsing/", root));
-const ledger = (JSON.parse(readFileSync(new URL("ledger.json", root), "utf8")) as {
+const root = join(import.meta.dirname, "../../fixtures/JSONTestSuite");
+const dir = join(root, "test_parsing");
+const ledger = (JSON.parse(readFileSync(join(root, "ledger.json"), "utf8")) as {
   files: Record<string, LedgerEntry>;
 }).files;
 const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
@@ -32,7 +31,7 @@ function bytesOf(file: string): Uint8Array {
 
 /** `JSON.parse` of the bytes as UTF-8 text; the oracle, never a stage of the parser. */
 function oracle(bytes: Uint8Array): unknown {
-  return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
 }
 
 /** The outcome of parseJson, with anything but a JsonSyntaxError rethrown (a crash). */

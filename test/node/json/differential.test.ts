@@ -1,0 +1,87 @@
+/**
+ * Property-based differential tests of `parseJson` against `JSON.parse` (issue 3; V2): a sample
+ * run in `npm test`. `npm run fuzz:parse` runs the same properties on ≥ 10⁶ inputs.
+ */
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { parseJson } from "../../../src/json/parse.ts";
+import { JsonSyntaxError } from "../../../src/json/json-syntax-error.ts";
+import {
+  mutate,
+  mutationArb,
+  nameArb,
+  policyCodes,
+  spell,
+  spellString,
+  random,
+  treeArb,
+} from "./json-arbitraries.ts";
+import { checkMutated, checkSpelled, equalsOracle } from "./json-properties.ts";
+
+const encoder = new TextEncoder();
+
+describe("differential against JSON.parse (V2)", () => {
+  test("values spelled with random whitespace, escapes and numbers parse to JSON.parse's value", () => {
+    fc.assert(
+      fc.property(treeArb(), fc.integer(), fc.integer({ min: 0, max: 99 }), (tree, seed, pad) => {
+        checkSpelled(spell(tree, seed), pad);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test("byte mutations are accepted with JSON.parse's value or rejected for a reason JSON.parse does not check", () => {
+    fc.assert(
+      fc.property(treeArb(), fc.integer(), fc.array(mutationArb, { minLength: 1, maxLength: 3 }), (tree, seed, mutations) => {
+        checkMutated(mutate(encoder.encode(spell(tree, seed).text), mutations));
+      }),
+      { numRuns: 8000 },
+    );
+  });
+
+  test("a name repeated at any depth in any spelling is rejected; a different name is accepted", () => {
+    fc.assert(
+      fc.property(
+        nameArb,
+        fc.uniqueArray(nameArb, { maxLength: 4 }),
+        fc.array(fc.boolean(), { maxLength: 8 }),
+        fc.integer(),
+        (name, others, wrappers, seed) => {
+          const rnd = random(seed);
+          const members = others.filter((o) => o !== name).map((o) => `${spellString(o, rnd)}:0`);
+          const other = `${name}\u0000other`;
+          const build = (second: string) => {
+            let text = `{${[`${spellString(name, rnd)}:1`, ...members, `${spellString(second, rnd)}:2`].join(",")}}`;
+            for (const inArray of wrappers) text = inArray ? `[0,${text}]` : `{"w":0,"k":${text}}`;
+            return encoder.encode(text);
+          };
+          const duplicate = build(name);
+          let error: unknown;
+          try {
+            parseJson(duplicate);
+          } catch (e) {
+            error = e;
+          }
+          expect(error).toBeInstanceOf(JsonSyntaxError);
+          expect((error as JsonSyntaxError).code).toBe("duplicate-name");
+          const control = build(other);
+          const text = new TextDecoder().decode(control);
+          expect(equalsOracle(parseJson(control), JSON.parse(text), text)).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("the policy codes are exactly the reasons JSON.parse does not check", () => {
+    expect([...policyCodes].sort()).toEqual([
+      "byte-order-mark",
+      "depth-exceeded",
+      "duplicate-name",
+      "integer-out-of-range",
+      "invalid-utf8",
+      "lone-surrogate",
+      "number-out-of-range",
+    ]);
+  });
+});
