@@ -147,6 +147,8 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     ["X-Content-Type-Options", "nosniff"],
     ...pageNotModified,
   ];
+  const arrivalHeadHeaders: HeaderList = [...arrivalHeaders, ["Content-Length", String(arrivalBytes.byteLength)]];
+  const pageHeadHeaders: HeaderList = [...pageHeaders, ["Content-Length", String(pageBytes.byteLength)]];
   const preflightHeaders: HeaderList = [
     ["Allow", ALLOW],
     ["Access-Control-Allow-Origin", "*"],
@@ -170,8 +172,11 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     if (matchesIfNoneMatch(request.headers.get("if-none-match"), etag)) {
       return new Response(null, { status: 304, headers: html ? pageNotModified : arrivalNotModified });
     }
-    const body = request.method === "HEAD" ? null : html ? pageBytes : arrivalBytes;
-    return new Response(body, { status: 200, headers: html ? pageHeaders : arrivalHeaders });
+    if (request.method === "HEAD") {
+      // The length GET would send (RFC 9110 §9.3.2); runtimes otherwise say 0 for a null body.
+      return new Response(null, { status: 200, headers: html ? pageHeadHeaders : arrivalHeadHeaders });
+    }
+    return new Response(html ? pageBytes : arrivalBytes, { status: 200, headers: html ? pageHeaders : arrivalHeaders });
   }
 
   function reject(request: Request, code: RejectionCode, reason: string): Response {
