@@ -38,11 +38,17 @@ function equal(a, b) {
   for (const key of keys) if (!hasOwn(b, key) || !equal(a[key], b[key])) return false;
   return true;
 }
+function canonical(x) {
+  if (typeof x !== "object" || x === null) return JSON.stringify(x);
+  if (Array.isArray(x)) return "[" + x.map(canonical).join(",") + "]";
+  return "{" + Object.keys(x).sort().map((k) => JSON.stringify(k) + ":" + canonical(x[k])).join(",") + "}";
+}
 function unique(a) {
   const n = a.length;
   for (let i = 0; i < n; i++) {
     const x = a[i];
     if (typeof x === "object" && x !== null) {
+      if (n > 16) return new Set(a.map(canonical)).size === n;
       for (let j = 1; j < n; j++) for (let k = 0; k < j; k++) if (equal(a[j], a[k])) return false;
       return true;
     }

@@ -56,14 +56,24 @@ const equal: Helper = {
 }`,
 };
 
-/** No two items deep-equal: `===` for primitives, {@link equal} once a container appears. */
+/**
+ * No two items deep-equal: `===` for primitives, {@link equal} once a container appears; from
+ * 17 items on, a `Set` of primitives or of canonical texts (members sorted), so a long array
+ * costs O(n log n), never O(n²).
+ */
 const unique: Helper = {
   uses: ["equal"],
-  source: `function unique(a) {
+  source: `function canonical(x) {
+  if (typeof x !== "object" || x === null) return JSON.stringify(x);
+  if (Array.isArray(x)) return "[" + x.map(canonical).join(",") + "]";
+  return "{" + Object.keys(x).sort().map((k) => JSON.stringify(k) + ":" + canonical(x[k])).join(",") + "}";
+}
+function unique(a) {
   const n = a.length;
   for (let i = 0; i < n; i++) {
     const x = a[i];
     if (typeof x === "object" && x !== null) {
+      if (n > 16) return new Set(a.map(canonical)).size === n;
       for (let j = 1; j < n; j++) for (let k = 0; k < j; k++) if (equal(a[j], a[k])) return false;
       return true;
     }

@@ -73,6 +73,13 @@ describe("V3 semantics of the generated validator", () => {
     expect(modules.uniqueDeep.validate([{ a: 1, b: 2 }, { b: 2, a: 1.0 }])).toBe(false);
     expect(modules.uniqueDeep.validate([0, -0])).toBe(false);
     expect(modules.uniqueDeep.validate([1, "1", [1], { 1: 1 }])).toBe(true);
+    // Long arrays take the canonical-text path: same answers.
+    const many = Array.from({ length: 40 }, (_, i) => ({ i, tags: [i % 3, "x"] }));
+    expect(modules.uniqueDeep.validate(many)).toBe(true);
+    expect(modules.uniqueDeep.validate([...many, JSON.parse('{"tags": [1.0, "x"], "i": 1}')])).toBe(false);
+    expect(modules.uniqueDeep.validate([...many, { i: 1, tags: [1, "x"], j: null }])).toBe(true);
+    expect(modules.uniqueDeep.validate([...many, [-0], [0]])).toBe(false);
+    expect(modules.uniqueDeep.validate([...many, 1, "1", [1]])).toBe(true);
   });
 
   it("counts only own properties as present (required: [\"toString\"] is not satisfied by {})", () => {
