@@ -14,6 +14,12 @@ const key = fc.constantFrom("a", "b", "c", "ab");
 const text = fc.constantFrom("", "a", "ab", "abc", "A", "B1", "😀", "😀😀", "é", "2020-01-01", "2020-02-30", "1.2.3.4", "ab😀");
 const number = fc.constantFrom(0, 1, 2, 3, -1, 1.5, 2.5, 0.25, 4, 10, -0.5);
 
+/** Arrays longer than 16 items (uniqueItems' Set paths), often with repeats. */
+const long: fc.Arbitrary<Json> = fc.array(
+  fc.oneof(number, text, fc.dictionary(key, number, { maxKeys: 2, noNullPrototype: true }), fc.array(number, { maxLength: 2 })),
+  { minLength: 17, maxLength: 24 },
+);
+
 /** JSON instances from the small domain. */
 export const instance: fc.Arbitrary<Json> = fc.letrec<{ value: Json; array: Json[]; object: { [key: string]: Json } }>((tie) => ({
   value: fc.oneof(
@@ -24,6 +30,7 @@ export const instance: fc.Arbitrary<Json> = fc.letrec<{ value: Json; array: Json
     { weight: 3, arbitrary: text },
     { weight: 3, arbitrary: tie("array") },
     { weight: 4, arbitrary: tie("object") },
+    { weight: 1, arbitrary: long },
   ),
   array: fc.array(tie("value"), { maxLength: 4 }),
   object: fc.dictionary(key, tie("value"), { maxKeys: 4, noNullPrototype: true }),
