@@ -219,14 +219,14 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     // No decompression: a coded body is rejected unread (DESIGN.md §6).
     const coding = request.headers.get("content-encoding");
     if (!onlyCodings(coding, "identity")) {
-      await request.body?.cancel().catch(() => {});
+      void request.body?.cancel().catch(() => {}); // not awaited: see readBody
       return reject(request, "content-encoding", `Content-Encoding ${JSON.stringify(coding)}`);
     }
     // A runtime that passes a transfer coding it did not decode (Node keeps `gzip` of
     // `gzip, chunked`) would hand over coded bytes; only plain chunking is read.
     const transfer = request.headers.get("transfer-encoding");
     if (!onlyCodings(transfer, "chunked")) {
-      await request.body?.cancel().catch(() => {});
+      void request.body?.cancel().catch(() => {}); // not awaited: see readBody
       return reject(request, "transfer-encoding", `Transfer-Encoding ${JSON.stringify(transfer)}`);
     }
     let bytes: Uint8Array;

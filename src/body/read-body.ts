@@ -52,13 +52,13 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
   if (field !== null) {
     if (!DECIMAL.test(field)) {
       const error = new BodyReadError("content-length", `invalid Content-Length: ${JSON.stringify(field)}`);
-      await discard(body, error);
+      discard(body, error);
       throw error;
     }
     declared = Number(field);
     if (declared > maxBytes) {
       const error = new ContentTooLargeError(maxBytes, 0, declared);
-      await discard(body, error);
+      discard(body, error);
       throw error;
     }
   }
@@ -90,7 +90,7 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
       // A tag check rather than instanceof: the stream may come from another realm.
       if (Object.prototype.toString.call(chunk) !== "[object Uint8Array]") {
         const error = new BodyReadError("body-read", "the request body stream yielded a non-byte chunk");
-        await cancel(reader, error);
+        cancel(reader, error);
         throw error;
       }
       const bytes = chunk as Uint8Array;
@@ -98,7 +98,7 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
       if (received > limit) {
         const error =
           declared === null ? new ContentTooLargeError(maxBytes, received, null) : mismatch(declared, received);
-        await cancel(reader, error);
+        cancel(reader, error);
         throw error;
       }
       chunks.push(bytes);
@@ -117,23 +117,23 @@ function mismatch(declared: number, received: number): BodyReadError {
   );
 }
 
-/** Cancels the stream at once: no further chunk is pulled from the source. */
-async function cancel(reader: ReadableStreamDefaultReader<unknown>, reason: Error): Promise<void> {
-  try {
-    await reader.cancel(reason);
-  } catch {
+/**
+ * Cancels the stream at once: no further chunk is pulled from the source. The cancellation is
+ * not awaited: a source's cancel may never settle (edge-runtime's request bodies do not), and a
+ * rejected body's answer must not wait for it.
+ */
+function cancel(reader: ReadableStreamDefaultReader<unknown>, reason: Error): void {
+  reader.cancel(reason).catch(() => {
     // The source's own cancel failed; the body is rejected either way.
-  }
+  });
 }
 
-/** Cancels a body that is rejected before reading, when it is still readable. */
-async function discard(body: ReadableStream<Uint8Array> | null, reason: Error): Promise<void> {
+/** Cancels a body that is rejected before reading, when it is still readable; not awaited, as in cancel(). */
+function discard(body: ReadableStream<Uint8Array> | null, reason: Error): void {
   if (body === null || body.locked) return;
-  try {
-    await body.cancel(reason);
-  } catch {
+  body.cancel(reason).catch(() => {
     // As in cancel().
-  }
+  });
 }
 
 function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
