@@ -7,9 +7,9 @@
  * - `TextDecoder + secure-json-parse`: a prototype-poisoning-safe parser, bytes in;
  * - `parseJson(duplicate)`: the same body with a duplicate name in its last object, rejected.
  *
- * Every task runs in short timed slices, rotated within each round, and a ratio is the median
- * over rounds of the ratio measured in that round, so drift on a shared machine hits both
- * sides alike. Figures vary from run to run; compare the ratios of one run.
+ * The tasks alternate in batches of about half a millisecond within each round, and a ratio
+ * is the median over rounds of the ratio measured in that round, so drift on a shared
+ * machine hits both sides alike. Figures vary from run to run; compare the ratios of one run.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,7 +18,7 @@ import { parseJson } from "../src/json/parse.ts";
 import { JsonSyntaxError } from "../src/json/json-syntax-error.ts";
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
-/** Length of one timed slice of one task, in milliseconds. */
+/** Time given to each task in one round, in milliseconds. */
 const sliceMs = Number(process.env.BENCH_SLICE_MS ?? 40);
 
 const goals: Record<string, number> = { "1k": 0.9, "16k": 0.95, "256k": 1.5 };
@@ -27,19 +27,16 @@ function corpus(file: string): Uint8Array {
   return new Uint8Array(readFileSync(join(import.meta.dirname, "corpus", file)));
 }
 
-/** Operations per second of `fn` over one slice; `fn` runs in batches so the clock is read rarely. */
-function slice(fn: () => unknown): number {
-  let runs = 0;
-  let batch = 1;
-  const t0 = performance.now();
-  let elapsed = 0;
-  do {
-    for (let k = 0; k < batch; k++) fn();
-    runs += batch;
-    elapsed = performance.now() - t0;
-    if (elapsed < sliceMs / 20) batch *= 2;
-  } while (elapsed < sliceMs);
-  return (runs * 1000) / elapsed;
+/** How many calls of `fn` take about `ms` milliseconds (at least one). */
+function calibrate(fn: () => unknown, ms: number): number {
+  let n = 1;
+  for (;;) {
+    const t0 = performance.now();
+    for (let k = 0; k < n; k++) fn();
+    const elapsed = performance.now() - t0;
+    if (elapsed >= ms || n >= 1 << 20) return Math.max(1, Math.round((n * ms) / Math.max(elapsed, 1e-3)));
+    n *= 2;
+  }
 }
 
 function median(xs: number[]): number {
@@ -50,15 +47,30 @@ function median(xs: number[]): number {
 
 type Task = readonly [name: string, fn: () => unknown];
 
-/** Runs the tasks for `rounds` rounds; returns each task's ops/s per round. */
+/**
+ * Runs the tasks for `rounds` rounds; returns each task's ops/s per round. Within a round the
+ * tasks alternate in batches of about half a millisecond for `sliceMs` each, so that a change
+ * in the machine's load falls on every task alike.
+ */
 function measure(tasks: readonly Task[]): number[][] {
   const rates = tasks.map(() => [] as number[]);
-  for (const [, fn] of tasks) slice(fn); // warm-up: every task reaches optimized code first
+  for (const [, fn] of tasks) calibrate(fn, 50); // warm-up: every task reaches optimized code first
+  const batches = tasks.map(([, fn]) => calibrate(fn, 0.5));
   for (let r = 0; r < rounds; r++) {
-    for (let k = 0; k < tasks.length; k++) {
-      const t = (k + r) % tasks.length;
-      rates[t]!.push(slice(tasks[t]![1]));
+    const time = tasks.map(() => 0);
+    const calls = tasks.map(() => 0);
+    const t0 = performance.now();
+    while (performance.now() - t0 < sliceMs * tasks.length) {
+      for (let t = 0; t < tasks.length; t++) {
+        const fn = tasks[t]![1];
+        const n = batches[t]!;
+        const start = performance.now();
+        for (let k = 0; k < n; k++) fn();
+        time[t]! += performance.now() - start;
+        calls[t]! += n;
+      }
     }
+    tasks.forEach((_, t) => rates[t]!.push((calls[t]! * 1000) / time[t]!));
   }
   return rates;
 }
@@ -128,7 +140,7 @@ export default async function parseBench(): Promise<void> {
     "÷ secure-json-parse",
     "duplicate rejected ÷ valid accepted",
   ];
-  console.log(`parseJson, ${rounds} rounds of ${sliceMs} ms slices, medians of per-round ratios\n`);
+  console.log(`parseJson, ${rounds} rounds of ${sliceMs} ms per task (alternating ~0.5 ms batches), medians of per-round ratios\n`);
   console.log(`| ${head.join(" | ")} |`);
   console.log(`|${head.map((_, k) => (k < 2 ? " --- " : " ---: ")).join("|")}|`);
   for (const row of rows) console.log(`| ${row.join(" | ")} |`);

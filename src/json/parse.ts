@@ -50,10 +50,16 @@ ESCAPE[0x74] = 0x09;
 /** The largest number of arguments handed to `String.fromCharCode` at once. */
 const CHUNK = 4096;
 
-/** Short ASCII strings (member names, enum-like values) by a hash of their bytes. */
+/**
+ * Member names of at most {@link SHORT_MAX} ASCII bytes, by a hash of their bytes: the string
+ * (internalized, as V8 keeps property keys), its length and its bytes, compared before use.
+ */
 const SHORT_MAX = 24;
 const CACHE_BITS = 10;
-const cache: string[] = new Array<string>(1 << CACHE_BITS).fill("");
+const CACHE_MASK = (1 << CACHE_BITS) - 1;
+const cacheStrings: string[] = new Array<string>(1 << CACHE_BITS).fill("");
+const cacheLengths = new Uint8Array(1 << CACHE_BITS);
+const cacheBytes = new Uint8Array((1 << CACHE_BITS) * SHORT_MAX);
 
 /**
  * The one decoder of runs of string bytes: `fatal` rejects what RFC 3629 does not allow
@@ -85,30 +91,56 @@ let text: string | undefined;
 /** Bytes before the current position minus the UTF-16 code units they decode to. */
 let skew = 0;
 
+/**
+ * Throws the rejection. The error carries no stack trace: capturing one costs about ten
+ * times a small parse, rejections are the path an attacker chooses, and the code and offset
+ * say all there is to say. Where `Error.stackTraceLimit` is absent or cannot be set, the
+ * error has the runtime's usual stack.
+ */
 function fail(code: JsonSyntaxErrorCode, offset: number): never {
-  throw new JsonSyntaxError(code, offset);
+  const E = Error as { stackTraceLimit?: number };
+  const limit = E.stackTraceLimit;
+  let error: JsonSyntaxError;
+  try {
+    E.stackTraceLimit = 0;
+    error = new JsonSyntaxError(code, offset);
+  } catch {
+    error = new JsonSyntaxError(code, offset);
+  } finally {
+    try {
+      E.stackTraceLimit = limit;
+    } catch {
+      // Not writable: it was never changed.
+    }
+  }
+  throw error;
 }
 
 /** Rejects at `i`: the end of the text, or an unexpected byte. */
 function failAt(b: Uint8Array, i: number): never {
-  throw new JsonSyntaxError(i >= b.length ? "unexpected-end" : "unexpected-byte", i);
+  return fail(i >= b.length ? "unexpected-end" : "unexpected-byte", i);
 }
 
-/** The string of the ASCII bytes `b[start..start+n)`, 0 < n ≤ {@link SHORT_MAX}, through the cache. */
-function shortString(b: Uint8Array, start: number, n: number): string {
-  const stop = start + n;
-  let h = n;
-  for (let j = start; j < stop; j++) h = Math.imul(h ^ b[j]!, 0x01000193);
-  h = (h ^ (h >>> 15)) & ((1 << CACHE_BITS) - 1);
-  const s = cache[h]!;
-  if (s.length === n) {
+/**
+ * The member name of the ASCII bytes `b[start..start+n)`, 0 < n ≤ {@link SHORT_MAX}, whose
+ * hash is `h`, through the cache.
+ */
+function cachedName(b: Uint8Array, start: number, n: number, h: number): string {
+  const slot = (h ^ (h >>> 13) ^ (h >>> 23)) & CACHE_MASK;
+  const at = slot * SHORT_MAX;
+  if (cacheLengths[slot] === n) {
     let j = 0;
-    while (j < n && s.charCodeAt(j) === b[start + j]) j++;
-    if (j === n) return s;
+    while (j < n && cacheBytes[at + j] === b[start + j]) j++;
+    if (j === n) return cacheStrings[slot]!;
   }
-  const t = fromCharCode.apply(null, b.subarray(start, stop) as never);
-  cache[h] = t;
-  return t;
+  const fresh = text !== undefined ? text.slice(start - skew, start - skew + n) : asciiString(b, start, n);
+  // A property key is internalized; reading the key back gives that string, so later lookups
+  // with it need no hashing or string-table search.
+  const internalized = Object.keys({ [fresh]: 0 })[0] ?? fresh;
+  cacheStrings[slot] = internalized;
+  cacheLengths[slot] = n;
+  cacheBytes.set(b.subarray(start, start + n), at);
+  return internalized;
 }
 
 /**
@@ -116,7 +148,7 @@ function shortString(b: Uint8Array, start: number, n: number): string {
  * control byte; `ascii` when every byte is below 0x80.
  */
 function decodeRun(b: Uint8Array, start: number, stop: number, ascii: boolean): string {
-  if (ascii && stop - start <= SHORT_MAX) return shortString(b, start, stop - start);
+  if (ascii && stop - start <= 8) return asciiString(b, start, stop - start);
   try {
     return decoder.decode(b.subarray(start, stop));
   } catch {
@@ -172,19 +204,40 @@ function asciiString(b: Uint8Array, s: number, n: number): string {
 
 /**
  * Reads the string whose content starts at `start` (just after the opening quote); sets
- * {@link end} just after the closing quote. A member name (`name`) goes through the cache, so
- * that a name repeated across objects is one string, already usable as a property key.
+ * {@link end} just after the closing quote.
  */
-function readString(b: Uint8Array, start: number, name: boolean): string {
+function readString(b: Uint8Array, start: number): string {
   let i = start;
   while (PLAIN[b[i]!] === 1) i++;
   if (b[i] === 0x22) {
     end = i + 1;
     const n = i - start;
     if (n === 0) return "";
-    if (name && n <= SHORT_MAX) return shortString(b, start, n);
     if (text !== undefined) return text.slice(start - skew, i - skew);
     return n <= 8 ? asciiString(b, start, n) : decoder.decode(b.subarray(start, i));
+  }
+  return readStringRest(b, start, i);
+}
+
+/**
+ * Reads a member name like {@link readString}, hashing its bytes on the way so that a short
+ * ASCII name repeated across objects comes from the cache as one internalized string.
+ */
+function readName(b: Uint8Array, start: number): string {
+  let i = start;
+  let h = 0;
+  let c = b[i]!;
+  while (PLAIN[c] === 1) {
+    h = (Math.imul(h, 31) + c) | 0;
+    c = b[++i]!;
+  }
+  if (c === 0x22) {
+    end = i + 1;
+    const n = i - start;
+    if (n === 0) return "";
+    if (n <= SHORT_MAX) return cachedName(b, start, n, h);
+    if (text !== undefined) return text.slice(start - skew, i - skew);
+    return decoder.decode(b.subarray(start, i));
   }
   return readStringRest(b, start, i);
 }
@@ -401,22 +454,23 @@ export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknow
       // Not UTF-8: decoding string by string finds where, and what the grammar says before it.
     }
   }
-  try {
-    return parseText(b, len, maxDepth);
-  } finally {
-    text = undefined;
-  }
+  // A rejection leaves `text` set until the next call: at most TEXT_MAX bytes' worth, and no
+  // try/finally on the path every rejection takes.
+  const value = parseText(b, len, maxDepth);
+  text = undefined;
+  return value;
 }
 
 function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
   /**
    * The open containers, outermost first: `objects[d]` is the object at depth d (`null` for an
-   * array), `names[d]` its pending member name, read at byte `nameAt[d]`; an open array's
+   * array), `names[d]` its pending member name, `inherited[d]` whether that name is found on
+   * the object's prototype; an open array's
    * elements are `elements[first[d]..count)`, copied out whole when it closes.
    */
   const objects: (Record<string, unknown> | null)[] = [];
   const names: string[] = [];
-  const nameAt: number[] = [];
+  const inherited: boolean[] = [];
   const first: number[] = [];
   const elements: unknown[] = [];
   let count = 0;
@@ -428,7 +482,7 @@ function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
     c = b[i]!;
     while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
     if (c === 0x22) {
-      value = readString(b, i + 1, false);
+      value = readString(b, i + 1);
       i = end;
     } else if (c === 0x7b) {
       if (depth === maxDepth) fail("depth-exceeded", i);
@@ -439,14 +493,16 @@ function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
         i++;
       } else {
         if (c !== 0x22) failAt(b, i);
-        nameAt[depth] = i;
-        names[depth] = readString(b, i + 1, true);
+        const name = readName(b, i + 1);
+        const object: Record<string, unknown> = {};
+        names[depth] = name;
+        inherited[depth] = object[name] !== undefined;
         i = end;
         c = b[i]!;
         while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
         if (c !== 0x3a) failAt(b, i);
         i++;
-        objects[depth++] = {};
+        objects[depth++] = object;
         continue parseValue;
       }
     } else if (c === 0x5b) {
@@ -496,18 +552,22 @@ function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
         value = elements.slice(from, count);
         count = from;
       } else {
-        const name = names[depth - 1]!;
-        // An own member is never undefined, so `undefined` proves absence without hasOwn; a
-        // name found on the prototype (`toString`, `__proto__`) is defined as an own property.
-        if (top[name] === undefined) top[name] = value;
-        else if (hasOwn(top, name)) fail("duplicate-name", nameAt[depth - 1]!);
-        else defineProperty(top, name, { value, writable: true, enumerable: true, configurable: true });
+        // A name found on the prototype (`toString`, `__proto__`) is defined as an own
+        // property, never assigned, so no inherited setter runs and the prototype stays.
+        if (inherited[depth - 1]) defineProperty(top, names[depth - 1]!, { value, writable: true, enumerable: true, configurable: true });
+        else top[names[depth - 1]!] = value;
         if (c === 0x2c) {
           c = b[++i]!;
           while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
           if (c !== 0x22) failAt(b, i);
-          nameAt[depth - 1] = i;
-          names[depth - 1] = readString(b, i + 1, true);
+          const at = i;
+          const name = readName(b, i + 1);
+          // An own member is never undefined, so `undefined` proves the name new without
+          // hasOwn; the duplicate is refused here, before its value is read.
+          if (top[name] === undefined) inherited[depth - 1] = false;
+          else if (hasOwn(top, name)) fail("duplicate-name", at);
+          else inherited[depth - 1] = true;
+          names[depth - 1] = name;
           i = end;
           c = b[i]!;
           while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
