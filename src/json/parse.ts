@@ -47,9 +47,6 @@ ESCAPE[0x6e] = 0x0a;
 ESCAPE[0x72] = 0x0d;
 ESCAPE[0x74] = 0x09;
 
-/** The largest number of arguments handed to `String.fromCharCode` at once. */
-const CHUNK = 4096;
-
 /**
  * Member names of at most {@link SHORT_MAX} ASCII bytes, by a hash of their bytes: the string
  * (internalized, as V8 keeps property keys), its length and its bytes, compared before use.
@@ -98,20 +95,18 @@ let skew = 0;
  * error has the runtime's usual stack.
  */
 function fail(code: JsonSyntaxErrorCode, offset: number): never {
-  const E = Error as { stackTraceLimit?: number };
+  const E = Error as { stackTraceLimit?: unknown };
   const limit = E.stackTraceLimit;
+  if (typeof limit !== "number") throw new JsonSyntaxError(code, offset);
   let error: JsonSyntaxError;
   try {
     E.stackTraceLimit = 0;
     error = new JsonSyntaxError(code, offset);
   } catch {
+    // Not writable (frozen intrinsics): the error gets the usual stack.
     error = new JsonSyntaxError(code, offset);
   } finally {
-    try {
-      E.stackTraceLimit = limit;
-    } catch {
-      // Not writable: it was never changed.
-    }
+    if (E.stackTraceLimit !== limit) E.stackTraceLimit = limit;
   }
   throw error;
 }
@@ -185,8 +180,8 @@ function invalidUtf8At(b: Uint8Array, start: number, stop: number): number {
 }
 
 /**
- * The string of the ASCII bytes `b[start..start+n)`, 0 < n ≤ 16, from the bytes as arguments:
- * no intermediate array, and V8 builds such short strings flat.
+ * The string of the ASCII bytes `b[s..s+n)`, n > 0; up to 8 bytes are passed as arguments,
+ * with no intermediate array.
  */
 function asciiString(b: Uint8Array, s: number, n: number): string {
   switch (n) {
@@ -413,7 +408,7 @@ function readLiteral(b: Uint8Array, i: number, b1: number, b2: number, b3: numbe
  * - more than `maxDepth` nested arrays and objects: `depth-exceeded`.
  *
  * Number policy, otherwise: every number is the double `JSON.parse` gives. `-0` is -0, `1.0` is
- * 1, `1E+2` is 100, `1e-400` underflows to 0 and is accepted, and a number written with a
+ * 1, `1E+2` is 100, `1e-400` underflows to 0 (`-1e-400` to -0) and is accepted, and a number written with a
  * fraction or an exponent is accepted even when it is a large integer (`9007199254740993.0` is
  * 9007199254740992, `1e16` is 10¹⁶).
  *
@@ -422,6 +417,11 @@ function readLiteral(b: Uint8Array, i: number, b1: number, b2: number, b3: numbe
  * prototype, and names inherited from `Object.prototype` (`toString`, `constructor`) are not
  * present until the text defines them. The parser is iterative: depth never grows the call
  * stack.
+ *
+ * Cost: no allocation per character. A text of at most 64 KiB is decoded once and its strings
+ * are slices of that copy (so a string kept long after the call keeps up to 128 KiB alive); a
+ * larger text is decoded string by string. Rejections are thrown without a stack trace, which
+ * would cost more than parsing a small text.
  *
  * @param bytes - the JSON text as UTF-8 bytes (no byte order mark).
  * @param options - {@link ParseJsonOptions}.
