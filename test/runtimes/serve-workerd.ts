@@ -10,7 +10,7 @@
  * Usage: `node test/runtimes/serve-workerd.ts` (the wire suite's launcher runs it).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
@@ -22,13 +22,19 @@ execFileSync(process.execPath, [join(root, "node_modules/wrangler/bin/wrangler.j
   stdio: ["ignore", "ignore", "inherit"],
   env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
 });
+// The settings `wrangler deploy` would send along with the bundle, read from wrangler.toml.
+const toml = readFileSync(join(root, "wrangler.toml"), "utf8");
+const compatibilityDate = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
+const compatibilityFlags = [.../^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1]?.matchAll(/"([^"]+)"/g) ?? []].map((m) => m[1]!);
+const kvNamespaces = [...toml.matchAll(/^binding\s*=\s*"([^"]+)"/gm)].map((m) => m[1]!);
 const mf = new Miniflare(
   convertV4MiniflareOptions({
     modules: true,
     scriptPath: join(outdir, "worker.js"),
     modulesRoot: outdir,
-    compatibilityDate: "2026-08-01",
-    kvNamespaces: ["PAGES"],
+    compatibilityDate,
+    compatibilityFlags,
+    kvNamespaces,
     host: "127.0.0.1",
     port: Number(process.env.PORT ?? 8787),
     logRequests: false,
