@@ -156,8 +156,11 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     ["Access-Control-Allow-Headers", "Content-Type, GPT-Actor, If-None-Match"],
     ["Access-Control-Max-Age", "86400"],
   ];
+  // nosniff: an act's answer may echo the actor's text, and a browser can be made to POST a
+  // text/plain form whose body is valid JSON; its answer must never be read as HTML.
   const actHeaders: HeaderList = [
     ["Content-Type", "application/json"],
+    ["X-Content-Type-Options", "nosniff"],
     ["Cache-Control", "no-store"],
     ["Access-Control-Allow-Origin", "*"],
   ];
@@ -192,7 +195,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
       const problem = JSON.stringify({ type: "about:blank", title, status, detail: reason, code });
       return new Response(problem, {
         status,
-        headers: [["Content-Type", "application/problem+json"], ...emptyHeaders],
+        headers: [["Content-Type", "application/problem+json"], ["X-Content-Type-Options", "nosniff"], ...emptyHeaders],
       });
     }
     return new Response(null, { status: 204, headers: emptyHeaders });

@@ -560,3 +560,23 @@ describe("a body whose cancel never settles (edge-runtime's request bodies)", ()
     expect(state.cancelled).toBe(0);
   });
 });
+
+describe("an act's answer is never read as HTML", () => {
+  it("S1 a text/plain form post whose body is JSON (name `{\"text\":\"<script>…`, value `\"}`) is an act; its answer is JSON with nosniff", async () => {
+    // What a third-party page's <form enctype="text/plain" method="post"> sends: name=value.
+    const body = `${'{"title":"<script>alert(1)</script>","blocks":[{"type":"paragraph","spans":[{"text":"x'}=${'"}]}]}'}`;
+    const h = harness({ act: (value) => value });
+    const response = await h.post(body, { "Content-Type": "text/plain" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(await response.json()).toEqual(JSON.parse(body));
+  });
+
+  it("X3 a development problem report is not sniffed either", async () => {
+    const h = harness({ development: true });
+    const response = await h.post(page() + "x");
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+});
