@@ -6,6 +6,7 @@
  * Cases that already behaved correctly are pinned here so they stay correct.
  */
 import { exports } from "cloudflare:workers";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CompiledForm } from "../../src/address/form.ts";
 import { form as feedbackForm } from "../../src/generated/feedback.ts";
@@ -578,5 +579,49 @@ describe("an act's answer is never read as HTML", () => {
     const response = await h.post(page() + "x");
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+});
+
+describe("S1 mutated bodies never crash the address", () => {
+  it("S1 600 byte-level mutations of valid pages: each is 200 with JSON.parse's value, or 204 with a code", async () => {
+    const { valid } = await import("./fixtures.ts");
+    const seeds = Object.values(valid).map((text) => encode(text));
+    const h = harness();
+    let accepted = 0;
+    let rejected = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: seeds.length - 1 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "insert", "delete")), { minLength: 1, maxLength: 4 }),
+        async (which, edits) => {
+          let body = Array.from(seeds[which]!);
+          for (const [at, byte, kind] of edits) {
+            const i = at % (body.length + 1);
+            if (kind === "set" && i < body.length) body[i] = byte;
+            else if (kind === "insert") body.splice(i, 0, byte);
+            else if (kind === "delete") body.splice(i, 1);
+          }
+          const bytes = Uint8Array.from(body);
+          h.rejections.length = 0;
+          const actsBefore = h.acts.length;
+          const response = await h.post(bytes);
+          if (response.status === 200) {
+            accepted++;
+            expect(h.acts.length).toBe(actsBefore + 1);
+            expect(h.acts.at(-1)!.value).toEqual(JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)));
+          } else {
+            rejected++;
+            expect(response.status).toBe(204);
+            expect(await response.text()).toBe("");
+            expect(h.rejections).toHaveLength(1);
+            expect(h.acts.length).toBe(actsBefore);
+          }
+        },
+      ),
+      { numRuns: 600, seed: 20261130 },
+    );
+    // Both outcomes occur, so the property checked something on each side.
+    expect(accepted).toBeGreaterThan(0);
+    expect(rejected).toBeGreaterThan(0);
   });
 });
