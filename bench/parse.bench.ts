@@ -7,9 +7,10 @@
  * - `TextDecoder + secure-json-parse`: a prototype-poisoning-safe parser, bytes in;
  * - `parseJson(duplicate)`: the same body with a duplicate name in its last object, rejected.
  *
- * The tasks alternate in batches of about half a millisecond within each round, and a ratio
- * is the median over rounds of the ratio measured in that round, so drift on a shared
- * machine hits both sides alike. Figures vary from run to run; compare the ratios of one run.
+ * The tasks alternate in batches of about half a millisecond within each round (one call
+ * each at 256 KiB), a task's speed in a round is its median batch, and a ratio is the median
+ * over rounds of the ratio measured in that round, so drift and garbage collections on a
+ * shared machine hit both sides alike. Figures vary from run to run; compare the ratios of one run.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -57,8 +58,7 @@ function measure(tasks: readonly Task[]): number[][] {
   for (const [, fn] of tasks) calibrate(fn, 50); // warm-up: every task reaches optimized code first
   const batches = tasks.map(([, fn]) => calibrate(fn, 0.5));
   for (let r = 0; r < rounds; r++) {
-    const time = tasks.map(() => 0);
-    const calls = tasks.map(() => 0);
+    const perCall = tasks.map(() => [] as number[]);
     const t0 = performance.now();
     while (performance.now() - t0 < sliceMs * tasks.length) {
       for (let t = 0; t < tasks.length; t++) {
@@ -66,11 +66,12 @@ function measure(tasks: readonly Task[]): number[][] {
         const n = batches[t]!;
         const start = performance.now();
         for (let k = 0; k < n; k++) fn();
-        time[t]! += performance.now() - start;
-        calls[t]! += n;
+        perCall[t]!.push((performance.now() - start) / n);
       }
     }
-    tasks.forEach((_, t) => rates[t]!.push((calls[t]! * 1000) / time[t]!));
+    // The median batch, so that a garbage collection landing in one task's batch does not
+    // decide the round.
+    tasks.forEach((_, t) => rates[t]!.push(1000 / median(perCall[t]!)));
   }
   return rates;
 }
