@@ -139,6 +139,17 @@ async function startWorkerd(script: string): Promise<Workerd> {
   return { url, pids, dispose: () => mf.dispose() };
 }
 
+/**
+ * Raises the priority of the server and the load generator where allowed (root): on a machine
+ * shared with other work, this keeps other processes from taking their cores mid-run. Fails
+ * silently elsewhere.
+ */
+const priority = ["nice", "-n", "-15"];
+const mayRaisePriority = spawnSync("nice", ["-n", "-15", "true"]).status === 0 && process.getuid?.() === 0;
+function raise(pids: number[]): void {
+  if (mayRaisePriority) for (const pid of pids) spawnSync("renice", ["-n", "-15", "-p", String(pid)], { stdio: "ignore" });
+}
+
 function pin(pid: number, cpus: string): void {
   if (hasTaskset) spawnSync("taskset", ["-a", "-p", "-c", cpus, String(pid)], { stdio: "ignore" });
 }
@@ -151,7 +162,7 @@ interface Run {
 
 /** GET `url` for `seconds` with `connections` keep-alive connections. */
 function load(url: string): Promise<Run> {
-  const prefix = hasTaskset ? ["taskset", "-c", "1"] : [];
+  const prefix = [...(mayRaisePriority ? priority : []), ...(hasTaskset ? ["taskset", "-c", "1"] : [])];
   const [file, ...args] = hasWrk
     ? [...prefix, "wrk", "-t1", `-c${connections}`, `-d${seconds}s`, url]
     : [...prefix, process.execPath, "-e", nodeLoad, url, String(seconds), String(connections)];
@@ -229,6 +240,7 @@ export default app;`,
     }),
   );
   pin(process.pid, `0-${availableParallelism() - 1}`);
+  raise(Object.values(servers).flatMap((server) => server.pids));
   const keys = Object.keys(servers) as Server[];
   const rates = Object.fromEntries(keys.map((key) => [key, [] as number[]])) as Record<Server, number[]>;
   const cpu = Object.fromEntries(keys.map((key) => [key, [] as number[]])) as Record<Server, number[]>;
@@ -254,7 +266,7 @@ export default app;`,
   } finally {
     for (const server of Object.values(servers)) await server.dispose();
   }
-  console.log(`GET /page on workerd (Miniflare), ${hasWrk ? "wrk" : "Node keep-alive loop"}, ${connections} connections, ${rounds} rounds × ${seconds} s, ${hasTaskset ? "server and load on separate cores" : "unpinned"}`);
+  console.log(`GET /page on workerd (Miniflare), ${hasWrk ? "wrk" : "Node keep-alive loop"}, ${connections} connections, ${rounds} rounds × ${seconds} s, ${hasTaskset ? "server and load on separate cores" : "unpinned"}${mayRaisePriority ? ", both at nice -15" : ""}`);
   console.table(
     Object.fromEntries(
       keys.map((key) => [
