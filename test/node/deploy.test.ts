@@ -4,11 +4,12 @@
  * at most 40 KiB gzipped.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
+import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "../..");
@@ -64,5 +65,54 @@ describe("wrangler deploy --dry-run", () => {
     expect(bundle).not.toContain("@cfworker/json-schema");
     expect(bundle).not.toMatch(/\bnew Function\s*\(/);
     expect(bundle).not.toMatch(/\beval\s*\(/);
+  });
+});
+
+describe("one address per worker (docs/deploy.md)", () => {
+  let dir = "";
+  let output = "";
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "gpt-address-one-"));
+    writeFileSync(
+      join(dir, "feedback.ts"),
+      `import { address } from ${JSON.stringify(join(root, "src/address/address.ts"))};
+import { form } from ${JSON.stringify(join(root, "src/generated/feedback.ts"))};
+export default address({ form, gptType: "feedback", act: (feedback) => ({ received: true, rating: feedback.rating }) });
+`,
+    );
+    writeFileSync(
+      join(dir, "wrangler.toml"),
+      `name = "gpt-address-feedback"\nmain = "feedback.ts"\ncompatibility_date = "2026-08-01"\nsend_metrics = false\n`,
+    );
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "-c", join(dir, "wrangler.toml"), "--outdir", join(dir, "out")],
+      { cwd: dir, timeout: 90_000, env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", NO_COLOR: "1" } },
+    );
+    output = stdout + stderr;
+  }, 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("a worker of one address builds, fits the budget, and answers at / with its form and its act", async () => {
+    const gzip = /Total Upload: [\d.]+ KiB \/ gzip: ([\d.]+) KiB/.exec(output);
+    expect(gzip, output).not.toBeNull();
+    console.log(`one address per worker (feedback): ${gzip![1]} KiB gzipped`);
+    expect(Number(gzip![1])).toBeLessThanOrEqual(budgetKiB);
+    const mf = new Miniflare(
+      convertV4MiniflareOptions({ modules: true, scriptPath: join(dir, "out", "feedback.js"), modulesRoot: join(dir, "out"), compatibilityDate: "2026-08-01" }),
+    );
+    try {
+      const get = await mf.dispatchFetch("http://localhost/");
+      expect(get.status).toBe(200);
+      expect(get.headers.get("gpt-type")).toBe("feedback");
+      expect(await get.json()).toEqual(JSON.parse(readFileSync(join(root, "forms/feedback.json"), "utf8")));
+      const act = await mf.dispatchFetch("http://localhost/", { method: "POST", body: '{"rating": 5, "topic": "other"}' });
+      expect(act.status).toBe(200);
+      expect(await act.json()).toEqual({ received: true, rating: 5 });
+      const rejected = await mf.dispatchFetch("http://localhost/", { method: "POST", body: '{"rating": 6, "topic": "other"}' });
+      expect(rejected.status).toBe(204);
+    } finally {
+      await mf.dispose();
+    }
   });
 });
