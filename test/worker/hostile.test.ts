@@ -625,3 +625,58 @@ describe("S1 mutated bodies never crash the address", () => {
     expect(rejected).toBeGreaterThan(0);
   });
 });
+
+describe("C1 V1 readBody keeps the bytes exactly, however they are chunked", () => {
+  it("C1 random bytes in random chunks (empty ones too), with or without Content-Length, come back exact; one byte over the limit does not", async () => {
+    const { readBody } = await import("../../src/body/read-body.ts");
+    const { ContentTooLargeError } = await import("../../src/body/content-too-large-error.ts");
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ minLength: 1, maxLength: 40_000 }),
+        fc.array(fc.nat({ max: 5000 }), { maxLength: 60 }),
+        fc.boolean(),
+        async (data, cuts, withLength) => {
+          const stream = () => {
+            const points = [...new Set(cuts.map((cut) => cut % (data.length + 1)))].sort((a, b) => a - b);
+            const pieces: Uint8Array[] = [];
+            let from = 0;
+            for (const to of [...points, data.length]) {
+              pieces.push(data.slice(from, Math.max(from, to)));
+              from = Math.max(from, to);
+            }
+            return new ReadableStream<Uint8Array>({
+              start(controller) {
+                for (const piece of pieces) controller.enqueue(piece);
+                controller.close();
+              },
+            });
+          };
+          const request = (maxHeader: boolean) =>
+            new Request("http://address.test/page", {
+              method: "POST",
+              body: stream(),
+              headers: maxHeader ? { "Content-Length": String(data.length) } : {},
+            });
+          const bytes = await readBody(request(withLength), { maxBytes: data.length });
+          expect(bytes).toEqual(data);
+          await expect(readBody(request(false), { maxBytes: data.length - 1 })).rejects.toBeInstanceOf(ContentTooLargeError);
+        },
+      ),
+      { numRuns: 150, seed: 1130 },
+    );
+  });
+
+  it("C1 a page sent in 10⁴ one-byte chunks is the same act as the page in one piece", async () => {
+    const text = page(Array.from({ length: 5 }, (_, i) => `{"text":"${i} é€😀 ${"x".repeat(1900)}"}`).join(","));
+    const h = harness();
+    const data = encode(text);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < data.length; i++) controller.enqueue(data.slice(i, i + 1));
+        controller.close();
+      },
+    });
+    await expectAccepted(h, await h.post(stream));
+    expect(h.acts[0]!.value).toEqual(JSON.parse(text));
+  });
+});
