@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Smoke test of the README's serve command: `npm start` (wrangler dev on 127.0.0.1:8787),
 # GET the page form, POST a valid fixture (200 with {id, url}), follow the url, POST an
-# invalid one (204), stop. Bounded: 90 s to come up, 10 s per request.
+# invalid one (204), an oversize one (204, and the server stays up), stop. Bounded: 90 s to come up, 10 s per request.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base=http://127.0.0.1:8787
@@ -32,4 +32,11 @@ grep -q '<html' <<<"$page" || fail "GET $url is not a page"
 status=$(curl -sS -m 10 -o /tmp/smoke-reject.out -w '%{http_code}' --data-binary '{"title":"x","title":"y"}' "$base/page")
 [ "$status" = 204 ] && [ ! -s /tmp/smoke-reject.out ] || fail "a duplicate member answered $status"
 
-echo "smoke: npm start serves /page; GET {p,m,s}, POST 200 → $url, duplicate member 204"
+big=$(mktemp)
+head -c 2097152 /dev/zero | tr '\0' ' ' >"$big"
+status=$(curl -sS -m 30 -o /tmp/smoke-reject.out -w '%{http_code}' --data-binary @"$big" "$base/page")
+rm -f "$big"
+[ "$status" = 204 ] && [ ! -s /tmp/smoke-reject.out ] || fail "a 2 MiB body answered $status"
+curl -fsS -m 10 -o /dev/null "$base/page" || fail "the server is gone after a 2 MiB body"
+
+echo "smoke: npm start serves /page; GET {p,m,s}, POST 200 → $url, duplicate member 204, 2 MiB body 204 and still serving"

@@ -5,6 +5,17 @@
  * @module
  */
 import { createExampleApp } from "./app.ts";
+import { receivedRequest } from "./drain-request-body.ts";
 import { WorkersKvPageStore } from "./stores/workers-kv.ts";
 
-export default createExampleApp((c) => new WorkersKvPageStore(c.env.PAGES));
+const app = createExampleApp((c) => new WorkersKvPageStore(c.env.PAGES));
+
+/** The bindings of the example worker; `DRAIN_REQUEST_BODIES` is set by `npm start` only. */
+type ExampleEnv = Env & { readonly DRAIN_REQUEST_BODIES?: string };
+
+export default {
+  async fetch(request, env, ctx) {
+    const received = env.DRAIN_REQUEST_BODIES === "true" ? await receivedRequest(request) : request;
+    return app.fetch(received, env, ctx);
+  },
+} satisfies ExportedHandler<ExampleEnv>;

@@ -1,0 +1,51 @@
+/**
+ * Local development under `wrangler dev` only: receive each request body whole before the
+ * address sees it.
+ *
+ * An address answers a body it will not read (an oversize `Content-Length`, a
+ * `Content-Encoding`, a method it does not allow) at once and cancels the body (V1; RFC 9110
+ * §8.6 lets a server answer before the content ends). A client such as curl then stops
+ * uploading and closes the connection, and `wrangler dev`'s proxy in front of workerd treats
+ * that one aborted upload as fatal and exits (cloudflare/workers-sdk#15203, #15317). Deployed
+ * Workers have no such proxy, so the example worker does this only when its
+ * `DRAIN_REQUEST_BODIES` variable is `"true"`, which `npm start` passes to `wrangler dev`.
+ *
+ * @module
+ */
+
+/** The most bytes kept of one body; the rest of a larger one is read and thrown away: 64 MiB. */
+export const DRAIN_LIMIT_BYTES = 64 * 1_048_576;
+
+/**
+ * Reads the whole body of `request` and returns a request with the same method, URL and
+ * header fields whose body is the bytes received (the first {@link DRAIN_LIMIT_BYTES} of
+ * them). A request without a body is returned as it is. A body whose upload fails yields a
+ * request whose body fails the same way, so the address rejects it as it would have.
+ */
+export async function receivedRequest(request: Request): Promise<Request> {
+  if (request.body === null) return request;
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  let failure: unknown;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (kept + value.byteLength <= DRAIN_LIMIT_BYTES) {
+        chunks.push(value);
+        kept += value.byteLength;
+      }
+    }
+  } catch (error) {
+    failure = error;
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      if (failure === undefined) controller.close();
+      else controller.error(failure);
+    },
+  });
+  return new Request(request, { body });
+}

@@ -1,0 +1,66 @@
+import { env } from "cloudflare:workers";
+import { createExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { receivedRequest } from "../../src/example/drain-request-body.ts";
+import worker from "../../src/example/worker.ts";
+
+/** A body of `count` chunks of `size` bytes each that records how much of it was pulled. */
+function countedBody(count: number, size: number) {
+  const seen = { chunks: 0, cancelled: false };
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (seen.chunks === count) return controller.close();
+      seen.chunks++;
+      controller.enqueue(new Uint8Array(size).fill(0x20));
+    },
+    cancel() {
+      seen.cancelled = true;
+    },
+  });
+  return { body, seen };
+}
+
+describe("receivedRequest (npm start's workaround for wrangler dev)", () => {
+  it("reads the whole upload and keeps method, URL, header fields and bytes", async () => {
+    const { body, seen } = countedBody(3, 4);
+    const received = await receivedRequest(
+      new Request("http://x.test/page?q=1", { method: "POST", body, headers: { "Content-Type": "text/plain", "GPT-Actor": "a" } }),
+    );
+    expect(seen).toEqual({ chunks: 3, cancelled: false });
+    expect(received.method).toBe("POST");
+    expect(received.url).toBe("http://x.test/page?q=1");
+    expect(received.headers.get("GPT-Actor")).toBe("a");
+    expect(new Uint8Array(await received.arrayBuffer())).toEqual(new Uint8Array(12).fill(0x20));
+  });
+
+  it("a failed upload stays a failed body", async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array([0x7b]));
+        controller.error(new Error("client went away"));
+      },
+    });
+    const received = await receivedRequest(new Request("http://x.test/", { method: "POST", body }));
+    await expect(received.arrayBuffer()).rejects.toThrow("client went away");
+  });
+
+  it("V1 R2 with DRAIN_REQUEST_BODIES the worker reads an oversize upload to its end, then answers 204", async () => {
+    const { body, seen } = countedBody(40, 64 * 1024); // 2.5 MiB, over the page address's 1 MiB
+    const response = await worker.fetch(
+      new Request("http://x.test/page", { method: "POST", body }),
+      { ...env, DRAIN_REQUEST_BODIES: "true" },
+      createExecutionContext(),
+    );
+    expect(response.status).toBe(204);
+    expect(await response.text()).toBe("");
+    expect(seen.chunks).toBe(40);
+  });
+
+  it("without DRAIN_REQUEST_BODIES (a deployed worker) the address stops reading at the limit", async () => {
+    const { body, seen } = countedBody(40, 64 * 1024);
+    const response = await worker.fetch(new Request("http://x.test/page", { method: "POST", body }), env, createExecutionContext());
+    expect(response.status).toBe(204);
+    expect(seen.chunks).toBeLessThan(40);
+    expect(seen.cancelled).toBe(true);
+  });
+});
