@@ -131,7 +131,7 @@ function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
         const name = readName(b, i + 1);
         const object: Record<string, unknown> = {};
         names[depth] = name;
-        inherited[depth] = object[name] !== undefined;
+        inherited[depth] = name in object;
         i = cursor.end;
         c = b[i]!;
         while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
@@ -197,9 +197,10 @@ function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
           if (c !== 0x22) failAt(b, i);
           const at = i;
           const name = readName(b, i + 1);
-          // An own member is never undefined, so `undefined` proves the name new without
-          // hasOwn; the duplicate is refused here, before its value is read.
-          if (top[name] === undefined) inherited[depth - 1] = false;
+          // `in` sees own and inherited names alike (an accessor whose getter returns
+          // undefined included); only then does hasOwn tell a duplicate from an inherited
+          // name. The duplicate is refused here, before its value is read.
+          if (!(name in top)) inherited[depth - 1] = false;
           else if (hasOwn(top, name)) fail("duplicate-name", at);
           else inherited[depth - 1] = true;
           names[depth - 1] = name;

@@ -4,6 +4,8 @@
  * Each case runs twice: as written, and padded with whitespace past 64 KiB, where the parser
  * decodes string by string instead of decoding the text whole.
  */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../../src/json/parse.ts";
 import { JsonSyntaxError, type JsonSyntaxErrorCode } from "../../../src/json/json-syntax-error.ts";
@@ -198,6 +200,42 @@ describe("member names are ordinary own members; prototypes are JSON.parse's (V2
     parseJson(bytesOf('{"__proto__":{"x":1},"constructor":{"prototype":{"y":2}}}'));
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
     expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+  });
+});
+
+describe("a hostile realm: Object.prototype frozen or given accessors (in a fresh process)", () => {
+  const parseModule = join(import.meta.dirname, "../../../src/json/parse.ts");
+  /** Runs `setup`, then parses `text` in a fresh Node process; returns what it printed. */
+  function parseAfter(setup: string, text: string): string {
+    const script = `
+      ${setup}
+      const { parseJson } = await import(${JSON.stringify(`file://${parseModule}`)});
+      try {
+        const value = parseJson(new TextEncoder().encode(${JSON.stringify(text)}));
+        const own = Object.getOwnPropertyNames(value).map((k) => [k, Object.getOwnPropertyDescriptor(value, k).value]);
+        console.log(JSON.stringify({ own, plain: Object.getPrototypeOf(value) === Object.prototype }));
+      } catch (error) {
+        console.log(JSON.stringify({ thrown: error.name, code: error.code }));
+      }`;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(child.stderr).toBe("");
+    return child.stdout.trim();
+  }
+
+  test("with Object.prototype frozen, inherited names are still own members; a duplicate is still rejected", () => {
+    const frozen = "Object.freeze(Object.prototype);";
+    expect(JSON.parse(parseAfter(frozen, '{"toString":1,"constructor":2,"__proto__":3}'))).toEqual({
+      own: [["toString", 1], ["constructor", 2], ["__proto__", 3]],
+      plain: true,
+    });
+    expect(JSON.parse(parseAfter(frozen, '{"toString":1,"toString":2}'))).toEqual({ thrown: "JsonSyntaxError", code: "duplicate-name" });
+  });
+
+  test("an accessor on Object.prototype whose getter returns undefined is never called as a setter", () => {
+    const trap = 'Object.defineProperty(Object.prototype, "trap", { get() { return undefined; }, set() { throw new Error("setter ran"); }, configurable: true });';
+    expect(JSON.parse(parseAfter(trap, '{"a":0,"trap":1}'))).toEqual({ own: [["a", 0], ["trap", 1]], plain: true });
+    expect(JSON.parse(parseAfter(trap, '{"trap":1}'))).toEqual({ own: [["trap", 1]], plain: true });
+    expect(JSON.parse(parseAfter(trap, '{"trap":1,"trap":2}'))).toEqual({ thrown: "JsonSyntaxError", code: "duplicate-name" });
   });
 });
 
