@@ -169,27 +169,20 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     ["Access-Control-Allow-Origin", "*"],
   ];
 
-  // Headers objects built once: a Response copies them, and copying a Headers is cheaper than
-  // building one from a list on every GET (measured about 7% of a GET's CPU on workerd).
-  const arrivalGet = new Headers(arrivalHeaders);
-  const arrivalHead = new Headers(arrivalHeadHeaders);
-  const arrival304 = new Headers(arrivalNotModified);
-  const pageGet = new Headers(pageHeaders);
-  const pageHead = new Headers(pageHeadHeaders);
-  const page304 = new Headers(pageNotModified);
-  const rejected = new Headers(emptyHeaders);
-
+  // Header lists, never Headers objects shared between responses: @hono/node-server's
+  // Response keeps the Headers object it is given, so a middleware that sets a field on one
+  // answer (`c.res.headers.set`) would set it on every later answer too (A5).
   function arrive(request: Request): Response {
     const html = prefersHtml(request.headers.get("accept"));
     const etag = html ? form.pageEtag : form.etag;
     if (matchesIfNoneMatch(request.headers.get("if-none-match"), etag)) {
-      return new Response(null, { status: 304, headers: html ? page304 : arrival304 });
+      return new Response(null, { status: 304, headers: html ? pageNotModified : arrivalNotModified });
     }
     if (request.method === "HEAD") {
       // The length GET would send (RFC 9110 §9.3.2); runtimes otherwise say 0 for a null body.
-      return new Response(null, { status: 200, headers: html ? pageHead : arrivalHead });
+      return new Response(null, { status: 200, headers: html ? pageHeadHeaders : arrivalHeadHeaders });
     }
-    return new Response(html ? pageBytes : arrivalBytes, { status: 200, headers: html ? pageGet : arrivalGet });
+    return new Response(html ? pageBytes : arrivalBytes, { status: 200, headers: html ? pageHeaders : arrivalHeaders });
   }
 
   function reject(request: Request, code: RejectionCode, reason: string): Response {
@@ -208,7 +201,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
         headers: [["Content-Type", "application/problem+json"], ["X-Content-Type-Options", "nosniff"], ...emptyHeaders],
       });
     }
-    return new Response(null, { status: 204, headers: rejected });
+    return new Response(null, { status: 204, headers: emptyHeaders });
   }
 
   /** A server fault (a throwing act, or a bug in a stage): logged, 500, never a rejection. */

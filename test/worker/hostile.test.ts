@@ -680,3 +680,42 @@ describe("C1 V1 readBody keeps the bytes exactly, however they are chunked", () 
     expect(h.acts[0]!.value).toEqual(JSON.parse(text));
   });
 });
+
+describe("A5 no answer carries a field set on an earlier answer", () => {
+  it("A5 with @hono/node-server's Response (it keeps the Headers object it is given), a field a middleware sets on one answer stays on that answer", async () => {
+    const { Hono } = await import("hono");
+    const { address } = await import("../../src/address/address.ts");
+    const Real = globalThis.Response;
+    // As @hono/node-server's Response does: `headers` is the very Headers object of the init.
+    class KeepsHeaders extends Real {
+      readonly #kept: Headers | undefined;
+      constructor(body?: BodyInit | null, init?: ResponseInit) {
+        super(body, init);
+        this.#kept = init?.headers instanceof Headers ? init.headers : undefined;
+      }
+      override get headers(): Headers {
+        return this.#kept ?? super.headers;
+      }
+    }
+    const app = new Hono();
+    let n = 0;
+    app.use("*", async (c, next) => {
+      await next();
+      if (c.req.query("tag") !== undefined) c.res.headers.set("Set-Cookie", `seen=${++n}`);
+    });
+    app.route("/page", address({ form, act: () => ({}) }));
+    const send = async (path: string, init?: RequestInit) => {
+      const response = await app.fetch(new Request(`http://address.test${path}`, init));
+      return response.headers.get("set-cookie");
+    };
+    globalThis.Response = KeepsHeaders as typeof Response;
+    try {
+      for (const init of [undefined, { method: "HEAD" }, { headers: { Accept: "text/html" } }, { headers: { "If-None-Match": "*" } }, { method: "POST", body: "x" }]) {
+        expect(await send("/page?tag", init)).toMatch(/^seen=\d+$/);
+        expect(await send("/page", init)).toBeNull();
+      }
+    } finally {
+      globalThis.Response = Real;
+    }
+  });
+});
