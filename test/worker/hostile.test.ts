@@ -710,7 +710,8 @@ describe("A5 no answer carries a field set on an earlier answer", () => {
     };
     globalThis.Response = KeepsHeaders as typeof Response;
     try {
-      for (const init of [undefined, { method: "HEAD" }, { headers: { Accept: "text/html" } }, { headers: { "If-None-Match": "*" } }, { method: "POST", body: "x" }]) {
+      const inits: (RequestInit | undefined)[] = [undefined, { method: "HEAD" }, { headers: { Accept: "text/html" } }, { headers: { "If-None-Match": "*" } }, { method: "POST", body: "x" }];
+      for (const init of inits) {
         expect(await send("/page?tag", init)).toMatch(/^seen=\d+$/);
         expect(await send("/page", init)).toBeNull();
       }
