@@ -3,10 +3,10 @@
  * (ESM + .d.ts for the entries `gpt-address` and `gpt-address/compile`).
  */
 import { execFileSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { FormFileError, buildForms } from "../src/compile/build-forms.ts";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const root = join(import.meta.dirname, "..");
 try {
   const built = await buildForms({ root });
   for (const form of built) {
@@ -20,7 +20,7 @@ try {
   throw error;
 }
 if (!process.argv.includes("--forms-only")) {
-  const tsc = fileURLToPath(new URL("../node_modules/typescript/bin/tsc", import.meta.url));
+  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
   try {
     execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
   } catch {

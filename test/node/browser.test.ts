@@ -68,7 +68,7 @@ describe("the example address in Chromium", () => {
   // the CORS preflight first.
   it("R1 an act posted cross-origin from a script answers {id, url}, and the url shows the page", async () => {
     const page = await browser.newPage();
-    const body = await readFile(new URL("../fixtures/page/valid-recipe.json", import.meta.url), "utf8");
+    const body = await readFile(join(import.meta.dirname, "../fixtures/page/valid-recipe.json"), "utf8");
     const answer = await page.evaluate(async ([target, text]) => {
       const response = await fetch(target, { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
       return { status: response.status, json: (await response.json()) as { id: string; url: string } };
@@ -85,7 +85,7 @@ describe("the example address in Chromium", () => {
 
   it("R2 an act the form refuses gets 204 and nothing a script can read", async () => {
     const page = await browser.newPage();
-    const body = await readFile(new URL("../fixtures/page/invalid-http-link.json", import.meta.url), "utf8");
+    const body = await readFile(join(import.meta.dirname, "../fixtures/page/invalid-http-link.json"), "utf8");
     const answer = await page.evaluate(async ([target, text]) => {
       const response = await fetch(target, { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
       return { status: response.status, text: await response.text() };
