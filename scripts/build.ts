@@ -8,7 +8,7 @@ import { FormFileError, buildForms } from "../src/compile/build-forms.ts";
 
 const root = join(import.meta.dirname, "..");
 try {
-  const built = await buildForms({ root });
+  const built = await buildForms({ root, typesFrom: "../address/form.ts" });
   for (const form of built) {
     console.log(`built ${form.file} → ${form.module} (${form.arrivalBytes} bytes on GET, maxDepth ${form.maxDepth ?? "unbounded"})`);
   }

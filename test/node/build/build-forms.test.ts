@@ -46,6 +46,8 @@ describe("buildForms", () => {
     expect(validator.validate({ text: "hello!" })).toBe(false);
     expect(validator.lastFailure()).toBe("/properties/text/maxLength");
     expect(module).toMatch(/export interface Act \{\s+text: string;\s+\}/);
+    // A project using the published package gets its types from the package.
+    expect(module).toContain(`import type { CompiledForm } from "gpt-address";`);
   });
 
   it("A2 refuses a form file that is not an arrival document {p, m, s}", async () => {
