@@ -53,15 +53,23 @@ const CACHE_MASK = (1 << CACHE_BITS) - 1;
 const cacheStrings: string[] = new Array<string>(1 << CACHE_BITS).fill("");
 const cacheLengths = new Uint8Array(1 << CACHE_BITS);
 const cacheBytes = new Uint8Array((1 << CACHE_BITS) * SHORT_MAX);
-/** 1 where the cached name is found on `Object.prototype` (checked when the name is cached). */
+/**
+ * 1 where the cached name is found on `Object.prototype`, as checked in the call numbered
+ * `cacheChecked[slot]`: `Object.prototype` may change between calls (never during one, which
+ * runs no code of the caller's), so a cached name is checked again once in each call that uses it.
+ */
 const cacheInherited = new Uint8Array(1 << CACHE_BITS);
+const cacheChecked = new Float64Array(1 << CACHE_BITS);
+
+/** The number of the current {@link parseJson} call, counted from 1 (exact up to 2⁵³). */
+let call = 0;
 
 const ObjectPrototype = Object.prototype;
 
 /**
- * Whether the name the last {@link readName} returned is found on `Object.prototype` (an
+ * Whether the name the last {@link readName} returned is found on `Object.prototype` now (an
  * accessor whose getter returns undefined included), so that it must be defined, never
- * assigned. For a cached name it was checked when the name entered the cache.
+ * assigned, and checked for a duplicate with `hasOwn`, never read.
  */
 let nameInherited = false;
 
@@ -113,8 +121,15 @@ function cachedName(b: Uint8Array, start: number, n: number, h: number): string 
     let j = 0;
     while (j < n && cacheBytes[at + j] === b[start + j]) j++;
     if (j === n) {
-      nameInherited = cacheInherited[slot] === 1;
-      return cacheStrings[slot]!;
+      const name = cacheStrings[slot]!;
+      if (cacheChecked[slot] === call) {
+        nameInherited = cacheInherited[slot] === 1;
+      } else {
+        nameInherited = name in ObjectPrototype;
+        cacheInherited[slot] = nameInherited ? 1 : 0;
+        cacheChecked[slot] = call;
+      }
+      return name;
     }
   }
   const fresh = text !== undefined ? text.slice(start - skew, start - skew + n) : asciiString(b, start, n);
@@ -126,6 +141,7 @@ function cachedName(b: Uint8Array, start: number, n: number, h: number): string 
   cacheBytes.set(b.subarray(start, start + n), at);
   nameInherited = internalized in ObjectPrototype;
   cacheInherited[slot] = nameInherited ? 1 : 0;
+  cacheChecked[slot] = call;
   return internalized;
 }
 
@@ -407,11 +423,11 @@ function readLiteral(b: Uint8Array, i: number, b1: number, b2: number, b3: numbe
  * Objects are plain objects (prototype `Object.prototype`) whose members are own enumerable
  * data properties; a member named `__proto__` is an ordinary own member and never changes the
  * prototype, and names inherited from `Object.prototype` (`toString`, `constructor`) are not
- * present until the text defines them. A name found on `Object.prototype` is defined, never
- * assigned, so a frozen `Object.prototype` or an inherited setter changes nothing (for a short
- * ASCII name this is checked when the name enters the parser's cache: an accessor added to
- * `Object.prototype` after that is not seen). The parser is iterative: depth never grows the
- * call stack.
+ * present until the text defines them. A name found on `Object.prototype` at the time of the
+ * call is defined, never assigned, and never read through the prototype, so a frozen
+ * `Object.prototype` or an inherited accessor changes nothing: no getter or setter of the
+ * caller's runs, whenever it was added. The parser is iterative: depth never grows the call
+ * stack.
  *
  * Cost: no allocation per character. A text of at most 64 KiB is decoded once and its strings
  * are slices of that copy (so a string kept long after the call keeps up to 128 KiB alive); a
@@ -440,6 +456,7 @@ export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknow
   const b = bytes;
   const len = b.length;
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) fail("byte-order-mark", 0);
+  call++;
   beginText(b);
   // A rejection leaves `text` set until the next call: at most TEXT_MAX bytes' worth, and no
   // try/finally on the path every rejection takes.
@@ -549,11 +566,16 @@ function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
           if (c !== 0x22) failAt(b, i);
           const at = i;
           const name = readName(b, i + 1);
-          // An own member is never undefined, so `undefined` proves the name is not a
-          // duplicate without hasOwn; the duplicate is refused here, before its value is read.
-          if (top[name] === undefined) inherited[depth - 1] = nameInherited;
-          else if (hasOwn(top, name)) fail("duplicate-name", at);
-          else inherited[depth - 1] = true;
+          // The duplicate is refused here, before its value is read. A name not on the
+          // prototype is read (an own member is never undefined, so `undefined` proves it new,
+          // faster than hasOwn); one on the prototype is only asked with hasOwn, so that no
+          // inherited getter runs.
+          if (nameInherited) {
+            if (hasOwn(top, name)) fail("duplicate-name", at);
+          } else if (top[name] !== undefined) {
+            fail("duplicate-name", at);
+          }
+          inherited[depth - 1] = nameInherited;
           names[depth - 1] = name;
           i = end;
           c = b[i]!;

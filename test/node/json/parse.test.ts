@@ -237,6 +237,34 @@ describe("a hostile realm: Object.prototype frozen or given accessors (in a fres
     expect(JSON.parse(parseAfter(trap, '{"trap":1}'))).toEqual({ own: [["trap", 1]], plain: true });
     expect(JSON.parse(parseAfter(trap, '{"trap":1,"trap":2}'))).toEqual({ thrown: "JsonSyntaxError", code: "duplicate-name" });
   });
+
+  test("an accessor added to Object.prototype after its name was parsed (and cached) is still never called", () => {
+    // The names are parsed once first, so that they sit in the parser's name cache when
+    // Object.prototype changes; every accessor throws, so calling one shows as a thrown Error.
+    const warmThenTrap = (name: string) => `
+      const { parseJson: warm } = await import(${JSON.stringify(`file://${parseModule}`)});
+      warm(new TextEncoder().encode('{"a":0,${JSON.stringify(name)}:1}'));
+      Object.defineProperty(Object.prototype, ${JSON.stringify(name)}, {
+        get() { throw new Error("getter ran"); },
+        set() { throw new Error("setter ran"); },
+        configurable: true,
+      });`;
+    expect(JSON.parse(parseAfter(warmThenTrap("extra"), '{"extra":1,"extra":2}'))).toEqual({ thrown: "JsonSyntaxError", code: "duplicate-name" });
+    expect(JSON.parse(parseAfter(warmThenTrap("extra"), '{"a":0,"extra":1}'))).toEqual({ own: [["a", 0], ["extra", 1]], plain: true });
+    expect(JSON.parse(parseAfter(warmThenTrap("extra"), '{"extra":1,"a":0}'))).toEqual({ own: [["extra", 1], ["a", 0]], plain: true });
+    // A name that was already inherited (a data property) and becomes an accessor.
+    expect(JSON.parse(parseAfter(warmThenTrap("toString"), '{"toString":1,"toString":2}'))).toEqual({ thrown: "JsonSyntaxError", code: "duplicate-name" });
+    expect(JSON.parse(parseAfter(warmThenTrap("toString"), '{"a":0,"toString":1}'))).toEqual({ own: [["a", 0], ["toString", 1]], plain: true });
+  });
+
+  test("a name removed from Object.prototype after it was parsed (and cached) is an ordinary member", () => {
+    const warmThenDelete = `
+      const { parseJson: warm } = await import(${JSON.stringify(`file://${parseModule}`)});
+      warm(new TextEncoder().encode('{"a":0,"toLocaleString":1}'));
+      delete Object.prototype.toLocaleString;`;
+    expect(JSON.parse(parseAfter(warmThenDelete, '{"a":0,"toLocaleString":1}'))).toEqual({ own: [["a", 0], ["toLocaleString", 1]], plain: true });
+    expect(JSON.parse(parseAfter(warmThenDelete, '{"a":0,"toLocaleString":1,"toLocaleString":2}'))).toEqual({ thrown: "JsonSyntaxError", code: "duplicate-name" });
+  });
 });
 
 describe("numbers (DESIGN.md §6)", () => {
