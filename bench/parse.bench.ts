@@ -7,6 +7,11 @@
  * - `TextDecoder + secure-json-parse`: a prototype-poisoning-safe parser, bytes in;
  * - `parseJson(duplicate)`: the same body with a duplicate name in its last object, rejected.
  *
+ * Then hostile shapes of about 1 MiB (what an attacker sends to spend CPU per byte), each
+ * parseJson ÷ `TextDecoder(fatal) + JSON.parse`, generated here: one object of about 95k
+ * distinct short member names, and an array of 131k numbers like `1.5e300` (off Clinger's
+ * fast path).
+ *
  * The tasks alternate in batches of about half a millisecond within each round (one call
  * each at 256 KiB), a task's speed in a round is its median batch, and a ratio is the median
  * over rounds of the ratio measured in that round, so drift and garbage collections on a
@@ -81,6 +86,50 @@ function ratio(a: number[], b: number[]): number {
   return median(a.map((x, r) => x / b[r]!));
 }
 
+/** The bytes of `text`. */
+function utf8(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
+/** The hostile shapes, each about 1 MiB: name → bytes. */
+function hostileBodies(): [string, Uint8Array][] {
+  const size = 1 << 20;
+  const members: string[] = [];
+  for (let k = 0, n = 2; n < size; k++) {
+    const member = `"k${String(k).padStart(5, "0")}":${k % 10}`;
+    members.push(member);
+    n += member.length + 1;
+  }
+  members.pop();
+  const manyNames = `{${members.join(",")}}`;
+  const bigExponents = `[${new Array<string>(131071).fill("1.5e300").join(",")}]`;
+  return [
+    [`object of ${members.length} distinct names`, utf8(manyNames)],
+    ["131071 × 1.5e300", utf8(bigExponents)],
+  ];
+}
+
+/** Prints parseJson ÷ TextDecoder+JSON.parse on the hostile shapes. */
+function hostileBench(decoder: TextDecoder): void {
+  const rows: string[][] = [];
+  for (const [name, body] of hostileBodies()) {
+    if (JSON.stringify(parseJson(body)) !== JSON.stringify(JSON.parse(decoder.decode(body)))) {
+      throw new Error(`parseJson and JSON.parse disagree on ${name}`);
+    }
+    const [floor, ours] = measure([
+      ["TextDecoder + JSON.parse", () => JSON.parse(decoder.decode(body))],
+      ["parseJson", () => parseJson(body)],
+    ]);
+    const ms = (rates: number[]) => (1000 / median(rates)).toFixed(1);
+    rows.push([name, String(body.length), ms(floor!), ms(ours!), `${ratio(ours!, floor!).toFixed(2)}×`]);
+  }
+  const head = ["hostile body", "bytes", "TextDecoder+JSON.parse ms", "parseJson ms", "parseJson ÷ TextDecoder+JSON.parse"];
+  console.log(`\nhostile shapes, ${rounds} rounds\n`);
+  console.log(`| ${head.join(" | ")} |`);
+  console.log(`|${head.map((_, k) => (k < 2 ? " --- " : " ---: ")).join("|")}|`);
+  for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+}
+
 export default async function parseBench(): Promise<void> {
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   const rows: string[][] = [];
@@ -145,6 +194,7 @@ export default async function parseBench(): Promise<void> {
   console.log(`| ${head.join(" | ")} |`);
   console.log(`|${head.map((_, k) => (k < 2 ? " --- " : " ---: ")).join("|")}|`);
   for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+  if (process.env.BENCH_HOSTILE !== "0") hostileBench(decoder);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await parseBench();
