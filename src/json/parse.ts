@@ -56,7 +56,8 @@ const cacheBytes = new Uint8Array((1 << CACHE_BITS) * SHORT_MAX);
 /**
  * 1 where the cached name is found on `Object.prototype`, as checked in the call numbered
  * `cacheChecked[slot]`: `Object.prototype` may change between calls (never during one, which
- * runs no code of the caller's), so a cached name is checked again once in each call that uses it.
+ * runs no code of the caller's), so a cached name is checked again once in each call that uses
+ * it. `cacheChecked[slot]` is 0 for a name cached at its first sight and not internalized yet.
  */
 const cacheInherited = new Uint8Array(1 << CACHE_BITS);
 const cacheChecked = new Float64Array(1 << CACHE_BITS);
@@ -121,10 +122,14 @@ function cachedName(b: Uint8Array, start: number, n: number, h: number): string 
     let j = 0;
     while (j < n && cacheBytes[at + j] === b[start + j]) j++;
     if (j === n) {
-      const name = cacheStrings[slot]!;
+      let name = cacheStrings[slot]!;
       if (cacheChecked[slot] === call) {
         nameInherited = cacheInherited[slot] === 1;
       } else {
+        // Seen again (0: first seen, not internalized yet) or first used in this call.
+        // A property key is internalized; reading the key back gives that string, so later
+        // lookups with it need no hashing or string-table search.
+        if (cacheChecked[slot] === 0) cacheStrings[slot] = name = Object.keys({ [name]: 0 })[0] ?? name;
         nameInherited = name in ObjectPrototype;
         cacheInherited[slot] = nameInherited ? 1 : 0;
         cacheChecked[slot] = call;
@@ -132,17 +137,15 @@ function cachedName(b: Uint8Array, start: number, n: number, h: number): string 
       return name;
     }
   }
+  // A miss: the name is cached as it is, and internalized only when it is seen again, so that
+  // many distinct names (which thrash the cache) cost no more than a slice each.
   const fresh = text !== undefined ? text.slice(start - skew, start - skew + n) : asciiString(b, start, n);
-  // A property key is internalized; reading the key back gives that string, so later lookups
-  // with it need no hashing or string-table search.
-  const internalized = Object.keys({ [fresh]: 0 })[0] ?? fresh;
-  cacheStrings[slot] = internalized;
+  cacheStrings[slot] = fresh;
   cacheLengths[slot] = n;
-  cacheBytes.set(b.subarray(start, start + n), at);
-  nameInherited = internalized in ObjectPrototype;
-  cacheInherited[slot] = nameInherited ? 1 : 0;
-  cacheChecked[slot] = call;
-  return internalized;
+  for (let j = 0; j < n; j++) cacheBytes[at + j] = b[start + j]!;
+  nameInherited = fresh in ObjectPrototype;
+  cacheChecked[slot] = 0;
+  return fresh;
 }
 
 /**
