@@ -369,7 +369,9 @@ function readNumber(b: Uint8Array, start: number): number {
     return negative ? -v : v;
   }
   // The grammar is checked above; Number() rounds a JSON number exactly as JSON.parse does.
-  const value = +decoder.decode(b.subarray(start, i));
+  // Its bytes are ASCII, so the string is a slice of the decoded text or made from the bytes
+  // directly (a TextDecoder call and a subarray cost more than the conversion).
+  const value = +(text !== undefined ? text.slice(start - skew, i - skew) : asciiString(b, start, i - start));
   if (value === Infinity || value === -Infinity) fail("number-out-of-range", start);
   return value;
 }
