@@ -381,3 +381,41 @@ describe("strings", () => {
     value.forEach((o, k) => expect(Object.keys(o)).toEqual([names[k % 3000]]));
   });
 });
+
+describe("state kept between calls (the element stack, the name cache)", () => {
+  test("long and short arrays in turn, accepted and rejected, each give JSON.parse's value", () => {
+    const long = `[${Array.from({ length: 70000 }, (_, k) => (k % 3 === 0 ? `{"k${k % 50}":${k}}` : String(k))).join(",")}]`;
+    const texts = [long, "[[1,2],[3]]", '[{"a":[1,2,3,{"a":1,"a":2}]}]', "[]", "[[],[[]]]", long, "[0", "[7,8]", '{"a":[{"b":[1]}]}'];
+    for (const text of texts) {
+      let expected: unknown;
+      try {
+        expected = JSON.parse(text);
+      } catch {
+        expected = "SyntaxError";
+      }
+      let actual: unknown;
+      try {
+        actual = parseJson(bytesOf(text));
+      } catch (error) {
+        actual = error instanceof JsonSyntaxError ? "SyntaxError" : error;
+      }
+      if (text.includes('"a":1,"a":2')) expect(actual).toBe("SyntaxError");
+      else expect(sameJson(actual, expected)).toBe(true);
+    }
+  });
+
+  test("no element of a parsed value is kept alive by the parser after the call (in a fresh process)", () => {
+    const parseModule = join(import.meta.dirname, "../../../src/json/parse.ts");
+    const script = `
+      const { parseJson } = await import(${JSON.stringify(`file://${parseModule}`)});
+      const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+      let value = parseJson(new TextEncoder().encode('[[{"a":1}],[{"b":2}],3]'));
+      const refs = [new WeakRef(value[0][0]), new WeakRef(value[1]), new WeakRef(value)];
+      value = undefined;
+      for (let k = 0; k < 3; k++) { await tick(); globalThis.gc(); }
+      console.log(JSON.stringify(refs.map((ref) => ref.deref() === undefined)));`;
+    const child = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(child.stderr).toBe("");
+    expect(JSON.parse(child.stdout)).toEqual([true, true, true]);
+  });
+});
