@@ -138,9 +138,7 @@ function cachedName(b: Uint8Array, start: number, n: number, h: number): string 
     }
   }
   // A miss: the name is cached as it is, and internalized only when it is seen again, so that
-  // many distinct names (which thrash the cache) cost no more than a slice each. (A slice that
-  // stays in the cache does not keep the decoded text alive: V8 internalizes it at the `in`
-  // below; test/node/json/parse.test.ts "memory kept between calls" checks it.)
+  // many distinct names (which thrash the cache) cost no more than a slice each.
   const fresh = text !== undefined ? text.slice(start - skew, start - skew + n) : asciiString(b, start, n);
   cacheStrings[slot] = fresh;
   cacheLengths[slot] = n;
