@@ -9,8 +9,8 @@
  *
  * Then hostile shapes of about 1 MiB (what an attacker sends to spend CPU per byte), each
  * parseJson ÷ `TextDecoder(fatal) + JSON.parse`, generated here: one object of about 95k
- * distinct short member names, and an array of 131k numbers like `1.5e300` (off Clinger's
- * fast path).
+ * distinct short member names, an array of 131k numbers like `1.5e300` (off Clinger's
+ * fast path), and an array of 524k zeros (the most elements 1 MiB holds).
  *
  * The tasks alternate in batches of about half a millisecond within each round (one call
  * each at 256 KiB), a task's speed in a round is its median batch, and a ratio is the median
@@ -103,9 +103,11 @@ function hostileBodies(): [string, Uint8Array][] {
   members.pop();
   const manyNames = `{${members.join(",")}}`;
   const bigExponents = `[${new Array<string>(131071).fill("1.5e300").join(",")}]`;
+  const zeros = `[${new Array<string>(size / 2 - 1).fill("0").join(",")}]`;
   return [
     [`object of ${members.length} distinct names`, utf8(manyNames)],
     ["131071 × 1.5e300", utf8(bigExponents)],
+    [`${size / 2 - 1} × 0 (the most elements a 1 MiB body holds)`, utf8(zeros)],
   ];
 }
 

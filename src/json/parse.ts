@@ -402,8 +402,12 @@ let elementsStack: unknown[] = [];
 /** Whether the last call was left by a rejection and {@link elementsStack} may hold its values. */
 let elementsDirty = false;
 
-/** The most elements {@link elementsStack} keeps between calls: 2¹⁸, 2 MiB of references. */
-const ELEMENTS_KEPT = 1 << 18;
+/**
+ * The most elements {@link elementsStack} keeps between calls: 2¹⁹, as many as a body of the
+ * default 1 MiB limit can hold (`[0,0,…]`); 4 MiB of references (2 MiB with V8's pointer
+ * compression, as in workerd), kept after the largest body parsed.
+ */
+const ELEMENTS_KEPT = 1 << 19;
 
 const hasOwn = Object.hasOwn;
 const defineProperty = Object.defineProperty;
@@ -452,7 +456,7 @@ function readLiteral(b: Uint8Array, i: number, b1: number, b2: number, b3: numbe
  * Cost: no allocation per character. A text of at most 64 KiB is decoded once and its strings
  * are slices of that copy (so a string kept long after the call keeps up to 128 KiB alive); a
  * larger text is decoded string by string. Array elements are collected on one stack kept
- * between calls (up to 2¹⁸ slots; a successful call overwrites what it wrote, the call after a
+ * between calls (up to 2¹⁹ slots; a successful call overwrites what it wrote, the call after a
  * rejection starts a new one), because V8 grows a fresh long array slowly. Rejections are
  * thrown without a stack trace, which would cost more than parsing a small text.
  *
