@@ -162,8 +162,8 @@ function decodeRun(b: Uint8Array, start: number, stop: number, ascii: boolean): 
 }
 
 /**
- * The string of the ASCII bytes `b[s..s+n)`, n > 0; up to 8 bytes are passed as arguments,
- * with no intermediate array.
+ * The string of the ASCII bytes `b[s..s+n)`, n > 0; bytes are passed as arguments, up to 8 at
+ * a time, with no intermediate array.
  */
 function asciiString(b: Uint8Array, s: number, n: number): string {
   switch (n) {
@@ -175,7 +175,15 @@ function asciiString(b: Uint8Array, s: number, n: number): string {
     case 6: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!);
     case 7: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!);
     case 8: return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!);
-    default: return fromCharCode.apply(null, b.subarray(s, s + n) as never);
+    default: {
+      // Eight at a time: no subarray, no argument array (a third faster than `apply` at 24).
+      let t = "";
+      let k = s;
+      const e = s + n;
+      for (; e - k >= 8; k += 8) t += fromCharCode(b[k]!, b[k + 1]!, b[k + 2]!, b[k + 3]!, b[k + 4]!, b[k + 5]!, b[k + 6]!, b[k + 7]!);
+      for (; k < e; k++) t += fromCharCode(b[k]!);
+      return t;
+    }
   }
 }
 
