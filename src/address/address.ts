@@ -172,6 +172,9 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
   // Header lists, never Headers objects shared between responses: @hono/node-server's
   // Response keeps the Headers object it is given, so a middleware that sets a field on one
   // answer (`c.res.headers.set`) would set it on every later answer too (A5).
+  const arrivalGet = new Headers(arrivalHeaders);
+  const pageGet = new Headers(pageHeaders);
+
   function arrive(request: Request): Response {
     const html = prefersHtml(request.headers.get("accept"));
     const etag = html ? form.pageEtag : form.etag;
@@ -182,7 +185,8 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
       // The length GET would send (RFC 9110 §9.3.2); runtimes otherwise say 0 for a null body.
       return new Response(null, { status: 200, headers: html ? pageHeadHeaders : arrivalHeadHeaders });
     }
-    return new Response(html ? pageBytes : arrivalBytes, { status: 200, headers: html ? pageHeaders : arrivalHeaders });
+    // A fresh copy of Headers built once: cheaper than a list, and never shared between answers.
+    return new Response(html ? pageBytes : arrivalBytes, { status: 200, headers: new Headers(html ? pageGet : arrivalGet) });
   }
 
   function reject(request: Request, code: RejectionCode, reason: string): Response {
