@@ -5,10 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base=http://127.0.0.1:8787
-log=$(mktemp)
+work=$(mktemp -d)
+log=$work/server.log
 npm start >"$log" 2>&1 &
 server=$!
-stop() { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
+stop() { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"; }
 trap stop EXIT
 
 for _ in $(seq 1 90); do
@@ -23,20 +24,19 @@ node -e 'const d=JSON.parse(process.argv[1]); if (typeof d.p!=="string"||!Array.
   || fail "GET /page is not {p, m, s}"
 
 valid=test/fixtures/page/valid-recipe.json
-status=$(curl -sS -m 10 -o /tmp/smoke-act.json -w '%{http_code}' -H 'Content-Type: application/json' --data-binary @"$valid" "$base/page")
+status=$(curl -sS -m 10 -o "$work/act.json" -w '%{http_code}' -H 'Content-Type: application/json' --data-binary @"$valid" "$base/page")
 [ "$status" = 200 ] || fail "POST $valid answered $status"
-url=$(node -e 'const r=JSON.parse(require("fs").readFileSync("/tmp/smoke-act.json","utf8")); console.log(r.url)')
+url=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).url)' "$work/act.json")
 page=$(curl -fsS -m 10 "$url") || fail "GET $url failed"
 grep -q '<html' <<<"$page" || fail "GET $url is not a page"
 
-status=$(curl -sS -m 10 -o /tmp/smoke-reject.out -w '%{http_code}' --data-binary '{"title":"x","title":"y"}' "$base/page")
-[ "$status" = 204 ] && [ ! -s /tmp/smoke-reject.out ] || fail "a duplicate member answered $status"
+status=$(curl -sS -m 10 -o "$work/reject.out" -w '%{http_code}' --data-binary '{"title":"x","title":"y"}' "$base/page")
+[ "$status" = 204 ] && [ ! -s "$work/reject.out" ] || fail "a duplicate member answered $status"
 
-big=$(mktemp)
+big=$work/big.bin
 head -c 2097152 /dev/zero | tr '\0' ' ' >"$big"
-status=$(curl -sS -m 30 -o /tmp/smoke-reject.out -w '%{http_code}' --data-binary @"$big" "$base/page")
-rm -f "$big"
-[ "$status" = 204 ] && [ ! -s /tmp/smoke-reject.out ] || fail "a 2 MiB body answered $status"
+status=$(curl -sS -m 30 -o "$work/reject.out" -w '%{http_code}' --data-binary @"$big" "$base/page")
+[ "$status" = 204 ] && [ ! -s "$work/reject.out" ] || fail "a 2 MiB body answered $status"
 curl -fsS -m 10 -o /dev/null "$base/page" || fail "the server is gone after a 2 MiB body"
 
 echo "smoke: npm start serves /page; GET {p,m,s}, POST 200 → $url, duplicate member 204, 2 MiB body 204 and still serving"

@@ -5,7 +5,7 @@
  * @module
  */
 import { createExampleApp } from "./app.ts";
-import { receivedRequest } from "./drain-request-body.ts";
+import { receivedRequest } from "./received-request.ts";
 import { WorkersKvPageStore } from "./stores/workers-kv.ts";
 
 const app = createExampleApp((c) => new WorkersKvPageStore(c.env.PAGES));

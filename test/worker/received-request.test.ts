@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { receivedRequest } from "../../src/example/drain-request-body.ts";
+import { receivedRequest } from "../../src/example/received-request.ts";
 import worker from "../../src/example/worker.ts";
 
 /** The worker awaits everything it does; nothing is left for waitUntil. */
