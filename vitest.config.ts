@@ -1,5 +1,5 @@
-import { defineConfig } from "vitest/config";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
 import SummaryReporter from "./test/summary-reporter.ts";
 
 export default defineConfig({

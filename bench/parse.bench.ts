@@ -20,8 +20,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import sjson from "secure-json-parse";
-import { parseJson } from "../src/json/parse.ts";
 import { JsonSyntaxError } from "../src/json/json-syntax-error.ts";
+import { parseJson } from "../src/json/parse.ts";
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
 /** Time given to each task in one round, in milliseconds. */
@@ -76,7 +76,9 @@ function measure(tasks: readonly Task[]): number[][] {
     }
     // The median batch, so that a garbage collection landing in one task's batch does not
     // decide the round.
-    tasks.forEach((_, t) => rates[t]!.push(1000 / median(perCall[t]!)));
+    tasks.forEach((_, t) => {
+      rates[t]!.push(1000 / median(perCall[t]!));
+    });
   }
   return rates;
 }
@@ -125,7 +127,13 @@ function hostileBench(decoder: TextDecoder): void {
     const ms = (rates: number[]) => (1000 / median(rates)).toFixed(1);
     rows.push([name, String(body.length), ms(floor!), ms(ours!), `${ratio(ours!, floor!).toFixed(2)}×`]);
   }
-  const head = ["hostile body", "bytes", "TextDecoder+JSON.parse ms", "parseJson ms", "parseJson ÷ TextDecoder+JSON.parse"];
+  const head = [
+    "hostile body",
+    "bytes",
+    "TextDecoder+JSON.parse ms",
+    "parseJson ms",
+    "parseJson ÷ TextDecoder+JSON.parse",
+  ];
   console.log(`\nhostile shapes, ${rounds} rounds\n`);
   console.log(`| ${head.join(" | ")} |`);
   console.log(`|${head.map((_, k) => (k < 2 ? " --- " : " ---: ")).join("|")}|`);
@@ -192,7 +200,9 @@ export default async function parseBench(): Promise<void> {
     "÷ secure-json-parse",
     "duplicate rejected ÷ valid accepted",
   ];
-  console.log(`parseJson, ${rounds} rounds of ${sliceMs} ms per task (alternating ~0.5 ms batches), medians of per-round ratios\n`);
+  console.log(
+    `parseJson, ${rounds} rounds of ${sliceMs} ms per task (alternating ~0.5 ms batches), medians of per-round ratios\n`,
+  );
   console.log(`| ${head.join(" | ")} |`);
   console.log(`|${head.map((_, k) => (k < 2 ? " --- " : " ---: ")).join("|")}|`);
   for (const row of rows) console.log(`| ${row.join(" | ")} |`);

@@ -15,6 +15,8 @@ const sections = readdirSync(import.meta.dirname)
 console.log(`node ${process.version}, ${new Date().toISOString()}`);
 for (const file of sections) {
   console.log(`\n## ${file}\n`);
-  const section = (await import(pathToFileURL(join(import.meta.dirname, file)).href)) as { default: () => Promise<void> };
+  const section = (await import(pathToFileURL(join(import.meta.dirname, file)).href)) as {
+    default: () => Promise<void>;
+  };
   await section.default();
 }

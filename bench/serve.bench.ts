@@ -16,7 +16,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
-import { Miniflare, convertV4MiniflareOptions } from "miniflare";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 
 const root = join(import.meta.dirname, "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -29,13 +29,15 @@ const hasWrk = spawnSync("wrk", ["--version"]).error === undefined;
 
 /** The body of a valid act, the example the form itself gives its actors (`m[1].content`). */
 async function validAct(): Promise<string> {
-  const { form } = (await import(new URL("../src/generated/page.ts", import.meta.url).href)) as { form: { arrival: string } };
+  const { form } = (await import(new URL("../examples/pages/generated/page.ts", import.meta.url).href)) as {
+    form: { arrival: string };
+  };
   const arrival = JSON.parse(form.arrival) as { m: { content: string }[] };
   return arrival.m[arrival.m.length - 1]!.content;
 }
 
 /**
- * Swaps the generated validator of `src/generated/page.ts` for @cfworker/json-schema's
+ * Swaps the generated validator of `examples/pages/generated/page.ts` for @cfworker/json-schema's
  * `Validator`, built from the same `s` when the worker starts: the same address, validated
  * the way an address that compiles its schema at start-up would be.
  */
@@ -147,7 +149,8 @@ async function startWorkerd(script: string): Promise<Workerd> {
 const priority = ["nice", "-n", "-15"];
 const mayRaisePriority = spawnSync("nice", ["-n", "-15", "true"]).status === 0 && process.getuid?.() === 0;
 function raise(pids: number[]): void {
-  if (mayRaisePriority) for (const pid of pids) spawnSync("renice", ["-n", "-15", "-p", String(pid)], { stdio: "ignore" });
+  if (mayRaisePriority)
+    for (const pid of pids) spawnSync("renice", ["-n", "-15", "-p", String(pid)], { stdio: "ignore" });
 }
 
 function pin(pid: number, cpus: string): void {
@@ -172,10 +175,13 @@ function load(url: string): Promise<Run> {
     child.stdout.on("data", (chunk: Buffer) => (out += chunk));
     child.on("error", reject);
     child.on("exit", () => {
-      if (/Non-2xx or 3xx responses/.test(out) || /errors: [1-9]/.test(out)) return reject(new Error(`failed responses:\n${out}`));
+      if (/Non-2xx or 3xx responses/.test(out) || /errors: [1-9]/.test(out))
+        return reject(new Error(`failed responses:\n${out}`));
       const rate = /Requests\/sec:\s+([\d.]+)/.exec(out);
       const requests = /(\d+) requests in/.exec(out);
-      return rate && requests ? resolve({ rate: Number(rate[1]), requests: Number(requests[1]) }) : reject(new Error(`no rate in:\n${out}`));
+      return rate && requests
+        ? resolve({ rate: Number(rate[1]), requests: Number(requests[1]) })
+        : reject(new Error(`no rate in:\n${out}`));
     });
   });
 }
@@ -212,8 +218,10 @@ const labels: Record<Server, string> = {
 };
 
 async function throughput(): Promise<void> {
-  const { form } = (await import(new URL("../src/generated/page.ts", import.meta.url).href)) as { form: { arrival: string } };
-  const ours = await bundle({ entry: "src/example/worker.ts" });
+  const { form } = (await import(new URL("../examples/pages/generated/page.ts", import.meta.url).href)) as {
+    form: { arrival: string };
+  };
+  const ours = await bundle({ entry: "examples/pages/worker.ts" });
   const constant = await bundle({
     source: `import { Hono } from "hono";
 const body = ${JSON.stringify(form.arrival)};
@@ -222,7 +230,10 @@ app.get("/page", (c) => c.text(body));
 export default app;`,
   });
   pin(process.pid, "0");
-  const servers: Record<Server, Workerd> = { ours: await startWorkerd(ours), constant: await startWorkerd(constant) } as Record<Server, Workerd>;
+  const servers: Record<Server, Workerd> = {
+    ours: await startWorkerd(ours),
+    constant: await startWorkerd(constant),
+  } as Record<Server, Workerd>;
   // The address answers with ETag, Cache-Control, Vary and CORS fields (S4, A6, CORS); a third
   // baseline sends the very same fields with a constant body, separating what those fields
   // cost workerd from what the address does per request.
@@ -247,7 +258,8 @@ export default app;`,
   try {
     for (const server of Object.values(servers)) {
       const check = await fetch(new URL("/page", server.url));
-      if (check.status !== 200 || (await check.text()) !== form.arrival) throw new Error("a server does not serve the form's bytes");
+      if (check.status !== 200 || (await check.text()) !== form.arrival)
+        throw new Error("a server does not serve the form's bytes");
       await load(new URL("/page", server.url).href); // warm-up
     }
     // Rounds in alternating order: each ratio compares runs made back to back, so drift in
@@ -266,7 +278,9 @@ export default app;`,
   } finally {
     for (const server of Object.values(servers)) await server.dispose();
   }
-  console.log(`GET /page on workerd (Miniflare), ${hasWrk ? "wrk" : "Node keep-alive loop"}, ${connections} connections, ${rounds} rounds × ${seconds} s, ${hasTaskset ? "server and load on separate cores" : "unpinned"}${mayRaisePriority ? ", both at nice -15" : ""}`);
+  console.log(
+    `GET /page on workerd (Miniflare), ${hasWrk ? "wrk" : "Node keep-alive loop"}, ${connections} connections, ${rounds} rounds × ${seconds} s, ${hasTaskset ? "server and load on separate cores" : "unpinned"}${mayRaisePriority ? ", both at nice -15" : ""}`,
+  );
   console.table(
     Object.fromEntries(
       keys.map((key) => [
@@ -283,7 +297,9 @@ export default app;`,
   for (const baseline of ["constant", "constantWithHeaders"] as const) {
     const rate = paired(rates.ours, rates[baseline]);
     const cpuRatio = cpu.ours.length > 0 ? paired(cpu[baseline], cpu.ours).toFixed(3) : "n/a";
-    console.log(`ours ÷ ${labels[baseline]}: throughput ${rate.toFixed(3)}, by CPU per request ${cpuRatio} (medians of per-round ratios; goal ≥ 0.95)`);
+    console.log(
+      `ours ÷ ${labels[baseline]}: throughput ${rate.toFixed(3)}, by CPU per request ${cpuRatio} (medians of per-round ratios; goal ≥ 0.95)`,
+    );
   }
 }
 
@@ -298,26 +314,35 @@ export default app;`,
 async function coldStart(): Promise<void> {
   const body = await validAct();
   const variants = {
-    "example worker (generated validator)": await bundle({ entry: "src/example/worker.ts" }),
-    "same, @cfworker/json-schema compiled at start-up": await bundle({ entry: "src/example/worker.ts", plugins: [cfworkerValidation] }),
+    "example worker (generated validator)": await bundle({ entry: "examples/pages/worker.ts" }),
+    "same, @cfworker/json-schema compiled at start-up": await bundle({
+      entry: "examples/pages/worker.ts",
+      plugins: [cfworkerValidation],
+    }),
   };
   const names = Object.keys(variants) as (keyof typeof variants)[];
   const endToEnd: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   const evaluate: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   const firstAct: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   const scratch = mkdtempSync(join(tmpdir(), "gpt-address-cold-"));
-  const files = Object.fromEntries(names.map((name, i) => {
-    const file = join(scratch, `variant-${i}.mjs`);
-    writeFileSync(file, variants[name]);
-    return [name, file];
-  }));
+  const files = Object.fromEntries(
+    names.map((name, i) => {
+      const file = join(scratch, `variant-${i}.mjs`);
+      writeFileSync(file, variants[name]);
+      return [name, file];
+    }),
+  );
   try {
     for (let trial = 0; trial < coldTrials; trial++) {
       for (const name of trial % 2 === 0 ? names : [...names].reverse()) {
         const start = performance.now();
         const server = await startWorkerd(variants[name]);
         try {
-          const response = await fetch(new URL("/page", server.url), { method: "POST", body, headers: { "content-type": "application/json" } });
+          const response = await fetch(new URL("/page", server.url), {
+            method: "POST",
+            body,
+            headers: { "content-type": "application/json" },
+          });
           await response.arrayBuffer();
           if (response.status !== 200) throw new Error(`${name}: the first act got ${response.status}`);
           endToEnd[name]!.push(performance.now() - start);
@@ -329,7 +354,9 @@ async function coldStart(): Promise<void> {
     // The script alone, after every workerd process is gone, so none competes for the CPU.
     for (let trial = 0; trial < coldTrials; trial++) {
       for (const name of trial % 2 === 0 ? names : [...names].reverse()) {
-        const child = spawnSync(process.execPath, ["--input-type=module", "-e", isolateStart, files[name]!, body], { encoding: "utf8" });
+        const child = spawnSync(process.execPath, ["--input-type=module", "-e", isolateStart, files[name]!, body], {
+          encoding: "utf8",
+        });
         const result = JSON.parse(child.stdout) as { evaluate: number; firstAct: number; status: number };
         if (result.status !== 200) throw new Error(`${name}: the first act got ${result.status} in Node`);
         evaluate[name]!.push(result.evaluate);
@@ -354,7 +381,9 @@ async function coldStart(): Promise<void> {
     ),
   );
   const [ours, theirs] = names;
-  console.log(`ratio ours ÷ @cfworker: workerd end to end ${(median(endToEnd[ours!]!) / median(endToEnd[theirs!]!)).toFixed(3)}, script evaluation + first act ${(median(firstAct[ours!]!) / median(firstAct[theirs!]!)).toFixed(3)} (goal ≤ 1)`);
+  console.log(
+    `ratio ours ÷ @cfworker: workerd end to end ${(median(endToEnd[ours!]!) / median(endToEnd[theirs!]!)).toFixed(3)}, script evaluation + first act ${(median(firstAct[ours!]!) / median(firstAct[theirs!]!)).toFixed(3)} (goal ≤ 1)`,
+  );
 }
 
 /** Run in a fresh Node process: imports a worker bundle and sends it one act, timing both. */

@@ -14,14 +14,15 @@
  * rounds of the per-round ratio. Goals: ≥ 1× schemasafe on valid and fails-late, ≥ 20×
  * cfworker, ≤ 4 KiB gzipped, cold start ≤ ajv standalone's.
  */
-import { Validator } from "@cfworker/json-schema";
-import { validator as schemasafe } from "@exodus/schemasafe";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import standaloneCode from "ajv/dist/standalone/index.js";
+
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
+import { Validator } from "@cfworker/json-schema";
+import { validator as schemasafe } from "@exodus/schemasafe";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import standaloneCode from "ajv/dist/standalone/index.js";
 import { compileForm } from "../src/compile/compile-form.ts";
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
@@ -75,15 +76,18 @@ function ratio(a: number[], b: number[]): number {
 function writeModules(files: Record<string, string>): Record<string, string> {
   const directory = new URL("../node_modules/.cache/gpt-address-bench/", import.meta.url).href;
   mkdirSync(fileURLToPath(directory), { recursive: true });
-  return Object.fromEntries(Object.entries(files).map(([name, text]) => {
-    const url = new URL(name, directory).href;
-    writeFileSync(fileURLToPath(url), text);
-    return [name, url];
-  }));
+  return Object.fromEntries(
+    Object.entries(files).map(([name, text]) => {
+      const url = new URL(name, directory).href;
+      writeFileSync(fileURLToPath(url), text);
+      return [name, url];
+    }),
+  );
 }
 
 function coldStart(url: string, body: string): number {
-  const script = `const t0 = performance.now(); const m = await import(${JSON.stringify(url)}); const v = m.validate ?? m.default;` +
+  const script =
+    `const t0 = performance.now(); const m = await import(${JSON.stringify(url)}); const v = m.validate ?? m.default;` +
     `const ok = v(JSON.parse(${JSON.stringify(readFileSync(body, "utf8"))})); if (!ok) process.exit(2); console.log(performance.now() - t0);`;
   return Number(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }).trim());
 }
@@ -106,27 +110,54 @@ export default async function validateBench(): Promise<void> {
       const file = local(`corpus/${kind}-${size}.json`);
       const body = JSON.parse(readFileSync(file, "utf8")) as unknown;
       const expected = kind === "valid";
-      for (const [name, fn] of [["ours", oursValidate], ["ajv", ajvValidate], ["schemasafe", safeValidate], ["cfworker", cfValidate]] as const) {
+      for (const [name, fn] of [
+        ["ours", oursValidate],
+        ["ajv", ajvValidate],
+        ["schemasafe", safeValidate],
+        ["cfworker", cfValidate],
+      ] as const) {
         if (fn(body) !== expected) throw new Error(`${name} answers ${!expected} on ${kind}-${size}`);
       }
-      const [o, a, s, c] = measure([() => oursValidate(body), () => ajvValidate(body), () => safeValidate(body), () => cfValidate(body)]) as [number[], number[], number[], number[]];
+      const [o, a, s, c] = measure([
+        () => oursValidate(body),
+        () => ajvValidate(body),
+        () => safeValidate(body),
+        () => cfValidate(body),
+      ]) as [number[], number[], number[], number[]];
       const vsSafe = ratio(o, s);
       const vsCf = ratio(o, c);
       const safeGoal = kind === "fails-early" ? "" : vsSafe >= 1 ? " met" : " NOT met";
       rows.push([
-        `${kind}-${size}`, median(o).toFixed(0), median(a).toFixed(0), median(s).toFixed(0), median(c).toFixed(0),
-        `${ratio(o, a).toFixed(2)}×`, `${vsSafe.toFixed(2)}×${safeGoal}`, `${vsCf.toFixed(1)}×${vsCf >= 20 ? " met" : " NOT met"}`,
+        `${kind}-${size}`,
+        median(o).toFixed(0),
+        median(a).toFixed(0),
+        median(s).toFixed(0),
+        median(c).toFixed(0),
+        `${ratio(o, a).toFixed(2)}×`,
+        `${vsSafe.toFixed(2)}×${safeGoal}`,
+        `${vsCf.toFixed(1)}×${vsCf >= 20 ? " met" : " NOT met"}`,
       ]);
     }
   }
-  const head = ["body", "ours /s", "ajv standalone /s", "schemasafe /s", "cfworker /s", "ours ÷ ajv", "ours ÷ schemasafe (goal ≥ 1)", "ours ÷ cfworker (goal ≥ 20)"];
+  const head = [
+    "body",
+    "ours /s",
+    "ajv standalone /s",
+    "schemasafe /s",
+    "cfworker /s",
+    "ours ÷ ajv",
+    "ours ÷ schemasafe (goal ≥ 1)",
+    "ours ÷ cfworker (goal ≥ 20)",
+  ];
   console.log(`validate, ${rounds} rounds of ${sliceMs} ms slices, medians of per-round ratios\n`);
   console.log(`| ${head.join(" | ")} |`);
   console.log(`|${head.map((_, k) => (k === 0 ? " --- " : " ---: ")).join("|")}|`);
   for (const row of rows) console.log(`| ${row.join(" | ")} |`);
 
   const gz = gzipSync(ours, { level: 9 }).length;
-  console.log(`\ngenerated page validator: ${ours.length} bytes, ${gz} bytes gzipped (${(gz / 1024).toFixed(2)} KiB; goal ≤ 4 KiB ${gz <= 4096 ? "met" : "NOT met"})`);
+  console.log(
+    `\ngenerated page validator: ${ours.length} bytes, ${gz} bytes gzipped (${(gz / 1024).toFixed(2)} KiB; goal ≤ 4 KiB ${gz <= 4096 ? "met" : "NOT met"})`,
+  );
 
   const body = local("corpus/valid-16k.json");
   const cold = { ours: [] as number[], ajv: [] as number[] };
@@ -135,7 +166,9 @@ export default async function validateBench(): Promise<void> {
     cold.ajv.push(coldStart(urls["page.ajv.cjs"] as string, body));
   }
   const [co, ca] = [median(cold.ours), median(cold.ajv)];
-  console.log(`cold start (fresh process: import + validate valid-16k once, median of 7): ours ${co.toFixed(2)} ms, ajv standalone ${ca.toFixed(2)} ms (goal ≤ ajv ${co <= ca ? "met" : "NOT met"})`);
+  console.log(
+    `cold start (fresh process: import + validate valid-16k once, median of 7): ours ${co.toFixed(2)} ms, ajv standalone ${ca.toFixed(2)} ms (goal ≤ ajv ${co <= ca ? "met" : "NOT met"})`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await validateBench();

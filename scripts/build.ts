@@ -1,16 +1,18 @@
 /**
- * `npm run build`: forms/ → src/generated/ (the form modules), then the library → dist/
+ * `npm run build`: forms/ → examples/pages/generated/ (the form modules), then the library → dist/
  * (ESM + .d.ts for the entries `gpt-address` and `gpt-address/compile`).
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { FormFileError, buildForms } from "../src/compile/build-forms.ts";
+import { buildForms, FormFileError } from "../src/compile/build-forms.ts";
 
 const root = join(import.meta.dirname, "..");
 try {
-  const built = await buildForms({ root, typesFrom: "../address/form.ts" });
+  const built = await buildForms({ root, outDir: "examples/pages/generated", typesFrom: "../../../src/index.ts" });
   for (const form of built) {
-    console.log(`built ${form.file} → ${form.module} (${form.arrivalBytes} bytes on GET, maxDepth ${form.maxDepth ?? "unbounded"})`);
+    console.log(
+      `built ${form.file} → ${form.module} (${form.arrivalBytes} bytes on GET, maxDepth ${form.maxDepth ?? "unbounded"})`,
+    );
   }
 } catch (error) {
   if (error instanceof FormFileError) {

@@ -55,6 +55,8 @@ for (const [name, map] of Object.entries(tally)) {
 }
 // V8's JSON.parse has been seen to misread an escaped member name late in a long run; each
 // such disagreement was re-checked in a fresh process (json-properties.ts, equalsOracle).
-console.log(`in-process JSON.parse disagreements settled in parseJson's favour by a fresh process: ${oracleRetries.length}`);
+console.log(
+  `in-process JSON.parse disagreements settled in parseJson's favour by a fresh process: ${oracleRetries.length}`,
+);
 for (const text of oracleRetries.slice(0, 5)) console.log(`  ${JSON.stringify(text.slice(0, 200))}`);
 console.log(`total ${2 * runs} inputs, 0 violations, ${((performance.now() - started) / 1000).toFixed(0)} s`);

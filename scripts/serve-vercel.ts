@@ -1,5 +1,5 @@
 /**
- * `npm run serve:vercel`: runs the Vercel Edge entry (`src/adapters/vercel.ts`) locally in
+ * `npm run serve:vercel`: runs the Vercel Edge entry (`examples/pages/vercel.ts`) locally in
  * the `edge-runtime` package (Vercel's open-source edge sandbox), on 127.0.0.1:`PORT`
  * (default 8791).
  *
@@ -9,13 +9,13 @@
  * variables.
  */
 import { join } from "node:path";
-import { build } from "esbuild";
 import { EdgeRuntime, runServer } from "edge-runtime";
+import { build } from "esbuild";
 
 const root = join(import.meta.dirname, "..");
 const bundle = await build({
   stdin: {
-    contents: `import handler from "./src/adapters/vercel.ts";
+    contents: `import handler from "./examples/pages/vercel.ts";
 addEventListener("fetch", (event) => event.respondWith(handler(event.request)));`,
     resolveDir: root,
     loader: "ts",

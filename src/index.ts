@@ -17,15 +17,21 @@
  * @module
  */
 export {
-  address,
-  DEFAULT_CACHE_CONTROL,
-  DEFAULT_MAX_BYTES,
   type ActContext,
   type AddressOptions,
+  address,
   type CompiledForm,
+  DEFAULT_CACHE_CONTROL,
+  DEFAULT_MAX_BYTES,
   type Rejection,
   type RejectionCode,
 } from "./address/index.ts";
-export { BodyReadError, ContentTooLargeError, readBody, type BodyReadErrorCode, type ReadBodyOptions } from "./body/index.ts";
-export { DEFAULT_MAX_DEPTH, parseJson, type ParseJsonOptions } from "./json/parse.ts";
+export {
+  BodyReadError,
+  type BodyReadErrorCode,
+  ContentTooLargeError,
+  type ReadBodyOptions,
+  readBody,
+} from "./body/index.ts";
 export { JsonSyntaxError, type JsonSyntaxErrorCode } from "./json/json-syntax-error.ts";
+export { DEFAULT_MAX_DEPTH, type ParseJsonOptions, parseJson } from "./json/parse.ts";

@@ -3,8 +3,9 @@
  *
  * @module
  */
-import { Hono } from "hono";
+
 import type { Context, Env } from "hono";
+import { Hono } from "hono";
 import { BodyReadError } from "../body/body-read-error.ts";
 import { ContentTooLargeError } from "../body/content-too-large-error.ts";
 import { readBody } from "../body/read-body.ts";
@@ -186,7 +187,10 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
       return new Response(null, { status: 200, headers: html ? pageHeadHeaders : arrivalHeadHeaders });
     }
     // A fresh copy of Headers built once: cheaper than a list, and never shared between answers.
-    return new Response(html ? pageBytes : arrivalBytes, { status: 200, headers: new Headers(html ? pageGet : arrivalGet) });
+    return new Response(html ? pageBytes : arrivalBytes, {
+      status: 200,
+      headers: new Headers(html ? pageGet : arrivalGet),
+    });
   }
 
   function reject(request: Request, code: RejectionCode, reason: string): Response {

@@ -47,7 +47,8 @@ export interface Rejection {
  */
 export function problemStatus(code: RejectionCode): { status: number; title: string } {
   if (code === "content-too-large") return { status: 413, title: "Content Too Large" };
-  if (code === "content-encoding" || code === "transfer-encoding") return { status: 415, title: "Unsupported Media Type" };
+  if (code === "content-encoding" || code === "transfer-encoding")
+    return { status: 415, title: "Unsupported Media Type" };
   if (code === "schema") return { status: 422, title: "Unprocessable Content" };
   return { status: 400, title: "Bad Request" };
 }

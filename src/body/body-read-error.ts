@@ -12,11 +12,7 @@
  * - `body-used`: the body was already read or locked by other code;
  * - `body-read`: the stream failed while being read, or yielded something other than bytes.
  */
-export type BodyReadErrorCode =
-  | "content-length"
-  | "content-length-mismatch"
-  | "body-used"
-  | "body-read";
+export type BodyReadErrorCode = "content-length" | "content-length-mismatch" | "body-used" | "body-read";
 
 /**
  * A request body could not be read as framed. The act is rejected: a body whose framing is

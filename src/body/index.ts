@@ -3,6 +3,7 @@
  *
  * @module
  */
-export { readBody, type ReadBodyOptions } from "./read-body.ts";
-export { ContentTooLargeError } from "./content-too-large-error.ts";
+
 export { BodyReadError, type BodyReadErrorCode } from "./body-read-error.ts";
+export { ContentTooLargeError } from "./content-too-large-error.ts";
+export { type ReadBodyOptions, readBody } from "./read-body.ts";

@@ -45,10 +45,13 @@ class Depth {
     const has = (name: string): boolean => Object.hasOwn(schema, name);
     const at = (...tokens: Array<string | number>): number => this.of(childPointer(pointer, ...tokens));
     let depth = this.#own(schema, pointer);
-    if (has("const")) depth = Math.min(depth, valueDepth(schema["const"]));
-    if (has("enum")) depth = Math.min(depth, Math.max(-Infinity, ...(schema["enum"] as unknown[]).map(valueDepth)));
+    if (has("const")) depth = Math.min(depth, valueDepth(schema.const));
+    if (has("enum")) depth = Math.min(depth, Math.max(-Infinity, ...(schema.enum as unknown[]).map(valueDepth)));
     if (has("$ref")) depth = Math.min(depth, this.of(this.#document.refTarget(pointer)));
-    if (has("allOf")) (schema["allOf"] as unknown[]).forEach((_, i) => (depth = Math.min(depth, at("allOf", i))));
+    if (has("allOf"))
+      (schema.allOf as unknown[]).forEach((_, i) => {
+        depth = Math.min(depth, at("allOf", i));
+      });
     for (const name of ["anyOf", "oneOf"]) {
       if (has(name)) depth = Math.min(depth, Math.max(...(schema[name] as unknown[]).map((_, i) => at(name, i))));
     }
@@ -62,7 +65,10 @@ class Depth {
 
   /** The bound from `type` and the array and object keywords of the node itself. */
   #own(schema: Readonly<Record<string, unknown>>, pointer: string): number {
-    const types = schema["type"] === undefined ? ["object", "array", "null"] : ([] as string[]).concat(schema["type"] as string | string[]);
+    const types =
+      schema.type === undefined
+        ? ["object", "array", "null"]
+        : ([] as string[]).concat(schema.type as string | string[]);
     let depth = types.some((name) => scalarTypes.has(name)) ? 0 : -Infinity;
     if (types.includes("array")) depth = Math.max(depth, 1 + this.#items(schema, pointer));
     if (types.includes("object")) depth = Math.max(depth, 1 + this.#members(schema, pointer));
@@ -70,21 +76,27 @@ class Depth {
   }
 
   #items(schema: Readonly<Record<string, unknown>>, pointer: string): number {
-    const max = typeof schema["maxItems"] === "number" ? schema["maxItems"] : Infinity;
-    const prefix = Array.isArray(schema["prefixItems"]) ? schema["prefixItems"].length : 0;
+    const max = typeof schema.maxItems === "number" ? schema.maxItems : Infinity;
+    const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems.length : 0;
     let depth = 0; // an empty array
-    for (let i = 0; i < Math.min(prefix, max); i++) depth = Math.max(depth, this.of(childPointer(pointer, "prefixItems", i)));
-    if (max > prefix) depth = Math.max(depth, Object.hasOwn(schema, "items") ? this.of(childPointer(pointer, "items")) : Infinity);
+    for (let i = 0; i < Math.min(prefix, max); i++)
+      depth = Math.max(depth, this.of(childPointer(pointer, "prefixItems", i)));
+    if (max > prefix)
+      depth = Math.max(depth, Object.hasOwn(schema, "items") ? this.of(childPointer(pointer, "items")) : Infinity);
     return depth;
   }
 
   #members(schema: Readonly<Record<string, unknown>>, pointer: string): number {
-    if (schema["maxProperties"] === 0 || schema["propertyNames"] === false) return 0;
+    if (schema.maxProperties === 0 || schema.propertyNames === false) return 0;
     let depth = 0; // an empty object
     for (const name of ["properties", "patternProperties"]) {
-      for (const key of Object.keys((schema[name] ?? {}) as object)) depth = Math.max(depth, this.of(childPointer(pointer, name, key)));
+      for (const key of Object.keys((schema[name] ?? {}) as object))
+        depth = Math.max(depth, this.of(childPointer(pointer, name, key)));
     }
-    return Math.max(depth, Object.hasOwn(schema, "additionalProperties") ? this.of(childPointer(pointer, "additionalProperties")) : Infinity);
+    return Math.max(
+      depth,
+      Object.hasOwn(schema, "additionalProperties") ? this.of(childPointer(pointer, "additionalProperties")) : Infinity,
+    );
   }
 }
 

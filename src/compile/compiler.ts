@@ -16,7 +16,13 @@ import { vocabulary } from "./vocabulary.ts";
 
 /** The instance-type group each JSON Schema type name belongs to. */
 const groupOf: Readonly<Record<string, InstanceType | null>> = {
-  null: null, boolean: null, object: "object", array: "array", number: "number", integer: "number", string: "string",
+  null: null,
+  boolean: null,
+  object: "object",
+  array: "array",
+  number: "number",
+  integer: "number",
+  string: "string",
 };
 
 const guards: Readonly<Record<Exclude<InstanceType, "any">, (data: Code) => Code>> = {
@@ -27,7 +33,20 @@ const guards: Readonly<Record<Exclude<InstanceType, "any">, (data: Code) => Code
 };
 
 /** Keywords that never constrain anything by themselves. */
-const inert = new Set(["$schema", "$id", "$anchor", "$defs", "$comment", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly"]);
+const inert = new Set([
+  "$schema",
+  "$id",
+  "$anchor",
+  "$defs",
+  "$comment",
+  "title",
+  "description",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+]);
 
 /** Builds the generated module for one document. */
 export class ModuleCompiler implements Compiler {
@@ -51,7 +70,8 @@ export class ModuleCompiler implements Compiler {
     this.#functions.set("", id("validate"));
     this.#names.add("validate");
     this.#queue.push("");
-    for (let pointer = this.#queue.shift(); pointer !== undefined; pointer = this.#queue.shift()) this.#compileFunction(pointer);
+    for (let pointer = this.#queue.shift(); pointer !== undefined; pointer = this.#queue.shift())
+      this.#compileFunction(pointer);
     const declarations = [...helperSources(this.#helpers), ...formatSources(this.#formats.keys()), ...this.#hoisted];
     return [...declarations, ...this.#bodies].join("\n");
   }
@@ -96,7 +116,7 @@ export class ModuleCompiler implements Compiler {
   }
 
   #emitNode(schema: Readonly<Record<string, unknown>>, pointer: string, data: Code, body: Body): void {
-    const types = schema["type"] === undefined ? undefined : ([] as string[]).concat(schema["type"] as string | string[]);
+    const types = schema.type === undefined ? undefined : ([] as string[]).concat(schema.type as string | string[]);
     const allowed = types === undefined ? undefined : new Set(types.map((name) => groupOf[name]));
     let open: InstanceType | undefined;
     const members = new Map<string, Code>();
@@ -125,7 +145,8 @@ export class ModuleCompiler implements Compiler {
     // Inline a definition referenced once: it is compiled nowhere else. Anything else is a call,
     // so no location's code is ever duplicated.
     const definition = (parsePointer(pointer) ?? []).at(-2) === "$defs";
-    if (definition && this.document.refCount(pointer) === 1 && !this.#active.has(pointer)) this.inline(pointer, data, body);
+    if (definition && this.document.refCount(pointer) === 1 && !this.#active.has(pointer))
+      this.inline(pointer, data, body);
     else body.line(js`if (!${this.#functionFor(pointer)}(${data})) return false;`);
   }
 

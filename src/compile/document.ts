@@ -61,7 +61,12 @@ export class FormDocument {
       if (start >= 0) {
         // Name a $ref on the cycle (every such cycle goes back up through one).
         const closing = stack.slice(start).findLast((node) => this.#refs.has(node)) ?? pointer;
-        throw new FormError("ref-cycle", childPointer(closing, "$ref"), "$ref", "this $ref reaches itself without descending into the instance: validation would never end");
+        throw new FormError(
+          "ref-cycle",
+          childPointer(closing, "$ref"),
+          "$ref",
+          "this $ref reaches itself without descending into the instance: validation would never end",
+        );
       }
       stack.push(pointer);
       for (const next of this.#inPlace(pointer)) visit(next);
@@ -79,11 +84,16 @@ export class FormDocument {
     const target = this.#refs.get(pointer);
     if (target !== undefined) next.push(target);
     for (const name of ["allOf", "anyOf", "oneOf"]) {
-      if (Array.isArray(schema[name])) (schema[name] as unknown[]).forEach((_, index) => next.push(childPointer(pointer, name, index)));
+      if (Array.isArray(schema[name]))
+        (schema[name] as unknown[]).forEach((_, index) => {
+          next.push(childPointer(pointer, name, index));
+        });
     }
-    for (const name of ["not", "if", "then", "else"]) if (Object.hasOwn(schema, name)) next.push(childPointer(pointer, name));
-    if (isSchemaObject(schema["dependentSchemas"])) {
-      for (const name of Object.keys(schema["dependentSchemas"])) next.push(childPointer(pointer, "dependentSchemas", name));
+    for (const name of ["not", "if", "then", "else"])
+      if (Object.hasOwn(schema, name)) next.push(childPointer(pointer, name));
+    if (isSchemaObject(schema.dependentSchemas)) {
+      for (const name of Object.keys(schema.dependentSchemas))
+        next.push(childPointer(pointer, "dependentSchemas", name));
     }
     return next;
   }
@@ -105,7 +115,12 @@ export class FormDocument {
     return this.#refCounts.get(pointer) ?? 0;
   }
 
-  #walk(schema: unknown, pointer: string, parentBase: string, pending: Array<{ ref: string; base: string; at: string }>): void {
+  #walk(
+    schema: unknown,
+    pointer: string,
+    parentBase: string,
+    pending: Array<{ ref: string; base: string; at: string }>,
+  ): void {
     this.#nodes.set(pointer, schema);
     if (typeof schema === "boolean") return;
     if (!isSchemaObject(schema)) {
@@ -122,14 +137,21 @@ export class FormDocument {
       }
       keyword.check(schema[name], at);
     }
-    if (Object.hasOwn(schema, "$id")) base = this.#identify(schema["$id"] as string, base, childPointer(pointer, "$id"), pointer);
+    if (Object.hasOwn(schema, "$id"))
+      base = this.#identify(schema.$id as string, base, childPointer(pointer, "$id"), pointer);
     this.#bases.set(pointer, base);
     if (Object.hasOwn(schema, "$anchor")) {
-      const key = `${base}#${schema["$anchor"] as string}`;
-      if (this.#anchors.has(key)) throw new FormError("duplicate-identifier", childPointer(pointer, "$anchor"), "$anchor", `anchor ${key} is defined twice`);
+      const key = `${base}#${schema.$anchor as string}`;
+      if (this.#anchors.has(key))
+        throw new FormError(
+          "duplicate-identifier",
+          childPointer(pointer, "$anchor"),
+          "$anchor",
+          `anchor ${key} is defined twice`,
+        );
       this.#anchors.set(key, pointer);
     }
-    if (Object.hasOwn(schema, "$ref")) pending.push({ ref: schema["$ref"] as string, base, at: pointer });
+    if (Object.hasOwn(schema, "$ref")) pending.push({ ref: schema.$ref as string, base, at: pointer });
     for (const name of Object.keys(schema)) {
       const keyword = keywordOf(name);
       for (const [tokens, sub] of keyword?.subschemas?.(schema[name]) ?? []) {
@@ -147,7 +169,8 @@ export class FormDocument {
     }
     if (url.hash !== "") throw new FormError("invalid-keyword-value", at, "$id", "$id must not carry a fragment");
     const key = stripFragment(url);
-    if (this.#resources.has(key)) throw new FormError("duplicate-identifier", at, "$id", `resource ${key} is defined twice`);
+    if (this.#resources.has(key))
+      throw new FormError("duplicate-identifier", at, "$id", `resource ${key} is defined twice`);
     this.#resources.set(key, pointer);
     return key;
   }
@@ -163,7 +186,12 @@ export class FormDocument {
     const key = stripFragment(url);
     const resource = key === defaultBase && !this.#resources.has(key) ? "" : this.#resources.get(key);
     if (resource === undefined) {
-      throw new FormError("remote-ref", at, "$ref", `${url.href} is outside the document (remote references are refused)`);
+      throw new FormError(
+        "remote-ref",
+        at,
+        "$ref",
+        `${url.href} is outside the document (remote references are refused)`,
+      );
     }
     let fragment: string;
     try {
@@ -175,12 +203,18 @@ export class FormDocument {
       const tokens = parsePointer(fragment);
       const target = tokens === null ? undefined : childPointer(resource, ...tokens);
       if (target === undefined || !this.#nodes.has(target)) {
-        throw new FormError("unresolvable-ref", at, "$ref", `${JSON.stringify(ref)} points at no schema in the document`);
+        throw new FormError(
+          "unresolvable-ref",
+          at,
+          "$ref",
+          `${JSON.stringify(ref)} points at no schema in the document`,
+        );
       }
       return target;
     }
     const anchored = this.#anchors.get(`${key}#${fragment}`);
-    if (anchored === undefined) throw new FormError("unresolvable-ref", at, "$ref", `no $anchor ${JSON.stringify(fragment)} in ${key}`);
+    if (anchored === undefined)
+      throw new FormError("unresolvable-ref", at, "$ref", `no $anchor ${JSON.stringify(fragment)} in ${key}`);
     return anchored;
   }
 }

@@ -9,7 +9,8 @@
  * ```
  * @module
  */
-export { admittedDepth, compileForm, type CompileFormOptions } from "./compile-form.ts";
+
+export { type BuildFormsOptions, type BuiltForm, buildForms, FormFileError } from "./build-forms.ts";
+export { admittedDepth, type CompileFormOptions, compileForm } from "./compile-form.ts";
 export { FormError, type FormErrorCode } from "./form-error.ts";
-export { buildForms, FormFileError, type BuildFormsOptions, type BuiltForm } from "./build-forms.ts";
 export { checkMetaSchema, type MetaSchemaViolation } from "./meta-schema.ts";

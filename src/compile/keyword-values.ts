@@ -6,7 +6,10 @@
 import { FormError } from "./form-error.ts";
 
 function keywordName(at: string): string {
-  return (at.slice(at.lastIndexOf("/") + 1)).replaceAll("~1", "/").replaceAll("~0", "~");
+  return at
+    .slice(at.lastIndexOf("/") + 1)
+    .replaceAll("~1", "/")
+    .replaceAll("~0", "~");
 }
 
 /** Throws `invalid-keyword-value` at `at`. */
@@ -16,7 +19,8 @@ export function refuseValue(at: string, rule: string): never {
 
 /** A non-negative integer (1.0 counts as an integer). */
 export function expectCount(value: unknown, at: string): void {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) refuseValue(at, "must be a non-negative integer");
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0)
+    refuseValue(at, "must be a non-negative integer");
 }
 
 /** A JSON value: null, a boolean, a finite number, a string, or arrays and plain objects of them. */
@@ -27,7 +31,8 @@ export function expectJson(value: unknown, at: string): void {
     if (item === null || typeof item === "boolean" || typeof item === "string") continue;
     if (typeof item === "number" && Number.isFinite(item)) continue;
     if (Array.isArray(item)) pending.push(...item);
-    else if (typeof item === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(item))) pending.push(...Object.values(item));
+    else if (typeof item === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(item)))
+      pending.push(...Object.values(item));
     else refuseValue(at, "must be a JSON value (finite numbers, strings, booleans, null, arrays, objects)");
   }
 }
@@ -47,7 +52,8 @@ export function expectBoolean(value: unknown, at: string): void {
 
 /** An array of distinct strings. */
 export function expectNames(value: unknown, at: string): void {
-  if (!Array.isArray(value) || !value.every((name) => typeof name === "string")) refuseValue(at, "must be an array of strings");
+  if (!Array.isArray(value) || !value.every((name) => typeof name === "string"))
+    refuseValue(at, "must be an array of strings");
   if (new Set(value).size !== value.length) refuseValue(at, "must not repeat a name");
 }
 
@@ -61,12 +67,15 @@ export function expectSchema(value: unknown, at: string): void {
 /** A non-empty array of schemas. */
 export function expectSchemaList(value: unknown, at: string): void {
   if (!Array.isArray(value) || value.length === 0) refuseValue(at, "must be a non-empty array of schemas");
-  value.forEach((item, index) => expectSchema(item, `${at}/${index}`));
+  value.forEach((item, index) => {
+    expectSchema(item, `${at}/${index}`);
+  });
 }
 
 /** An object whose member values are schemas. */
 export function expectSchemaMap(value: unknown, at: string): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) refuseValue(at, "must be an object of schemas");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    refuseValue(at, "must be an object of schemas");
 }
 
 /** The subschemas of a keyword whose value is one schema. */

@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { Validator, type OutputUnit, type Schema } from "@cfworker/json-schema";
-import schema from "./meta-schema/2020-12/schema.json" with { type: "json" };
+import { type OutputUnit, type Schema, Validator } from "@cfworker/json-schema";
 import applicator from "./meta-schema/2020-12/meta/applicator.json" with { type: "json" };
 import content from "./meta-schema/2020-12/meta/content.json" with { type: "json" };
 import core from "./meta-schema/2020-12/meta/core.json" with { type: "json" };
@@ -13,6 +12,7 @@ import formatAnnotation from "./meta-schema/2020-12/meta/format-annotation.json"
 import metaData from "./meta-schema/2020-12/meta/meta-data.json" with { type: "json" };
 import unevaluated from "./meta-schema/2020-12/meta/unevaluated.json" with { type: "json" };
 import validation from "./meta-schema/2020-12/meta/validation.json" with { type: "json" };
+import schema from "./meta-schema/2020-12/schema.json" with { type: "json" };
 
 let metaValidator: Validator | undefined;
 

@@ -53,10 +53,11 @@ export function js(strings: TemplateStringsArray, ...values: Substitution[]): Co
 }
 
 const reserved = new Set(
-  ("break case catch class const continue debugger default delete do else enum export extends false finally " +
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally " +
     "for function if import in instanceof new null return super switch this throw true try typeof var void " +
-    "while with yield let static implements interface package private protected public await arguments eval")
-    .split(" "),
+    "while with yield let static implements interface package private protected public await arguments eval"
+  ).split(" "),
 );
 
 /** An identifier, checked against a whitelist (ASCII word characters, not a reserved word). */
@@ -85,5 +86,7 @@ export function json(value: unknown): Code {
 
 /** Member access `object.name`, or `object["name"]` when the name is not a plain identifier. */
 export function member(object: Code, name: string): Code {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) && !reserved.has(name) ? js`${object}.${id(name)}` : js`${object}[${name}]`;
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) && !reserved.has(name)
+    ? js`${object}.${id(name)}`
+    : js`${object}[${name}]`;
 }

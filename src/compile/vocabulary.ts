@@ -26,13 +26,13 @@ import { format } from "./keywords/format.ts";
 import { $if } from "./keywords/if.ts";
 import { items } from "./keywords/items.ts";
 import { maxContains } from "./keywords/maxContains.ts";
-import { maximum } from "./keywords/maximum.ts";
 import { maxItems } from "./keywords/maxItems.ts";
+import { maximum } from "./keywords/maximum.ts";
 import { maxLength } from "./keywords/maxLength.ts";
 import { maxProperties } from "./keywords/maxProperties.ts";
 import { minContains } from "./keywords/minContains.ts";
-import { minimum } from "./keywords/minimum.ts";
 import { minItems } from "./keywords/minItems.ts";
+import { minimum } from "./keywords/minimum.ts";
 import { minLength } from "./keywords/minLength.ts";
 import { minProperties } from "./keywords/minProperties.ts";
 import { multipleOf } from "./keywords/multipleOf.ts";
@@ -54,16 +54,55 @@ import { uniqueItems } from "./keywords/uniqueItems.ts";
  * applicators.
  */
 export const vocabulary: ReadonlyArray<Keyword> = [
-  $schema, $id, $anchor, $defs,
-  annotations.$comment, annotations.title, annotations.description, annotations.$default, annotations.examples,
-  annotations.deprecated, annotations.readOnly, annotations.writeOnly,
-  $ref, type, $const, $enum,
-  maxLength, minLength, pattern, format,
-  minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf,
-  required, dependentRequired, minProperties, maxProperties, properties, patternProperties, additionalProperties,
-  propertyNames, dependentSchemas,
-  minItems, maxItems, prefixItems, items, contains, minContains, maxContains, uniqueItems,
-  allOf, anyOf, oneOf, not, $if, $then, $else,
+  $schema,
+  $id,
+  $anchor,
+  $defs,
+  annotations.$comment,
+  annotations.title,
+  annotations.description,
+  annotations.$default,
+  annotations.examples,
+  annotations.deprecated,
+  annotations.readOnly,
+  annotations.writeOnly,
+  $ref,
+  type,
+  $const,
+  $enum,
+  maxLength,
+  minLength,
+  pattern,
+  format,
+  minimum,
+  maximum,
+  exclusiveMinimum,
+  exclusiveMaximum,
+  multipleOf,
+  required,
+  dependentRequired,
+  minProperties,
+  maxProperties,
+  properties,
+  patternProperties,
+  additionalProperties,
+  propertyNames,
+  dependentSchemas,
+  minItems,
+  maxItems,
+  prefixItems,
+  items,
+  contains,
+  minContains,
+  maxContains,
+  uniqueItems,
+  allOf,
+  anyOf,
+  oneOf,
+  not,
+  $if,
+  $then,
+  $else,
 ];
 
 const byName = new Map(vocabulary.map((keyword) => [keyword.name, keyword]));
@@ -74,8 +113,10 @@ export function keywordOf(name: string): Keyword | undefined {
 }
 
 const dynamic = "dynamic scoping is not implemented; a form's references must be static";
-const unevaluated = "annotation-dependent evaluation is not implemented; close objects with additionalProperties and arrays with items";
-const content = "content* keywords describe encoded strings and assert nothing in 2020-12; the compiler refuses them rather than ignore them";
+const unevaluated =
+  "annotation-dependent evaluation is not implemented; close objects with additionalProperties and arrays with items";
+const content =
+  "content* keywords describe encoded strings and assert nothing in 2020-12; the compiler refuses them rather than ignore them";
 
 /** Keywords known to JSON Schema that the compiler refuses, with the reason. */
 export const refused: ReadonlyMap<string, string> = new Map([

@@ -32,4 +32,3 @@ export function fail(code: JsonSyntaxErrorCode, offset: number): never {
 export function failAt(b: Uint8Array, i: number): never {
   return fail(i >= b.length ? "unexpected-end" : "unexpected-byte", i);
 }
-

@@ -25,17 +25,23 @@ export function invalidUtf8At(b: Uint8Array, start: number, stop: number): numbe
     if (c < 0x80) i += 1;
     else if (c >= 0xc2 && c <= 0xdf && (c1 & 0xc0) === 0x80) i += 2;
     else if (
-      c >= 0xe0 && c <= 0xef &&
-      c1 >= (c === 0xe0 ? 0xa0 : 0x80) && c1 <= (c === 0xed ? 0x9f : 0xbf) &&
+      c >= 0xe0 &&
+      c <= 0xef &&
+      c1 >= (c === 0xe0 ? 0xa0 : 0x80) &&
+      c1 <= (c === 0xed ? 0x9f : 0xbf) &&
       (c2 & 0xc0) === 0x80
-    ) i += 3;
+    )
+      i += 3;
     else if (
-      c >= 0xf0 && c <= 0xf4 &&
-      c1 >= (c === 0xf0 ? 0x90 : 0x80) && c1 <= (c === 0xf4 ? 0x8f : 0xbf) &&
-      (c2 & 0xc0) === 0x80 && (c3 & 0xc0) === 0x80
-    ) i += 4;
+      c >= 0xf0 &&
+      c <= 0xf4 &&
+      c1 >= (c === 0xf0 ? 0x90 : 0x80) &&
+      c1 <= (c === 0xf4 ? 0x8f : 0xbf) &&
+      (c2 & 0xc0) === 0x80 &&
+      (c3 & 0xc0) === 0x80
+    )
+      i += 4;
     else return i;
   }
   return start;
 }
-

@@ -3,8 +3,8 @@
  * Web APIs exist here, so this proves the address path needs nothing else.
  */
 import { describe, expect, it } from "vitest";
-import { createExampleApp } from "../../src/example/app.ts";
-import { MemoryPageStore } from "../../src/example/store.ts";
+import { createExampleApp } from "../../examples/pages/app.ts";
+import { MemoryPageStore } from "../../examples/pages/store.ts";
 import duplicateMember from "../fixtures/page/invalid-duplicate-member.json?raw";
 import releaseNotes from "../fixtures/page/valid-release-notes.json?raw";
 

@@ -1,5 +1,5 @@
 /**
- * The example address in a real browser: Debian's Chromium driven by playwright-core, against
+ * The example address in a real browser: Chromium from npm (`./chromium.ts`), against
  * the example app served by @hono/node-server on loopback. A person opening the address sees
  * the form page (A6); a script in that page posts an act and the person follows the url.
  */
@@ -7,13 +7,13 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serve, type ServerType } from "@hono/node-server";
-import { chromium, type Browser } from "playwright-core";
+import { type ServerType, serve } from "@hono/node-server";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createExampleApp } from "../../src/example/app.ts";
-import { MemoryPageStore } from "../../src/example/store.ts";
+import { createExampleApp } from "../../examples/pages/app.ts";
+import { MemoryPageStore } from "../../examples/pages/store.ts";
+import { launchChromium } from "./chromium.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 let server: ServerType;
 let browser: Browser;
 let base: string;
@@ -28,19 +28,7 @@ beforeAll(async () => {
   });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   profile = await mkdtemp(join(tmpdir(), "gpt-address-screenshots-"));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    timeout: 30_000,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -55,8 +43,8 @@ describe("the example address in Chromium", () => {
     const response = await page.goto(`${base}/page`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()["content-type"]).toMatch(/^text\/html/);
-    expect(response?.headers()["vary"]).toMatch(/accept/i);
-    const text = await page.locator("body").innerText();
+    expect(response?.headers().vary).toMatch(/accept/i);
+    const text = await page.locator("body").textContent();
     expect(text).toContain("This address publishes a page of rich text");
     expect(text).toContain('"$schema": "https://json-schema.org/draft/2020-12/schema"');
     await page.screenshot({ path: join(profile, "form.png"), fullPage: true });
@@ -69,16 +57,23 @@ describe("the example address in Chromium", () => {
   it("R1 an act posted cross-origin from a script answers {id, url}, and the url shows the page", async () => {
     const page = await browser.newPage();
     const body = await readFile(join(import.meta.dirname, "../fixtures/page/valid-recipe.json"), "utf8");
-    const answer = await page.evaluate(async ([target, text]) => {
-      const response = await fetch(target, { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
-      return { status: response.status, json: (await response.json()) as { id: string; url: string } };
-    }, [`${base}/page`, body] as const);
+    const answer = await page.evaluate(
+      async ([target, text]) => {
+        const response = await fetch(target, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: text,
+        });
+        return { status: response.status, json: (await response.json()) as { id: string; url: string } };
+      },
+      [`${base}/page`, body] as const,
+    );
     expect(answer.status).toBe(200);
     expect(answer.json.url).toBe(`${base}/pages/${answer.json.id}`);
     const shown = await page.goto(answer.json.url);
     expect(shown?.status()).toBe(200);
     const title = (JSON.parse(body) as { title: string }).title;
-    await expect(page.locator("h1").first().innerText()).resolves.toBe(title);
+    await expect(page.locator("h1").first().textContent()).resolves.toBe(title);
     await page.screenshot({ path: join(profile, "published.png"), fullPage: true });
     await page.close();
   });
@@ -86,10 +81,17 @@ describe("the example address in Chromium", () => {
   it("R2 an act the form refuses gets 204 and nothing a script can read", async () => {
     const page = await browser.newPage();
     const body = await readFile(join(import.meta.dirname, "../fixtures/page/invalid-http-link.json"), "utf8");
-    const answer = await page.evaluate(async ([target, text]) => {
-      const response = await fetch(target, { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
-      return { status: response.status, text: await response.text() };
-    }, [`${base}/page`, body] as const);
+    const answer = await page.evaluate(
+      async ([target, text]) => {
+        const response = await fetch(target, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: text,
+        });
+        return { status: response.status, text: await response.text() };
+      },
+      [`${base}/page`, body] as const,
+    );
     expect(answer).toEqual({ status: 204, text: "" });
     await page.close();
   });

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
-import { Miniflare, convertV4MiniflareOptions } from "miniflare";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "../..");
@@ -26,7 +26,13 @@ beforeAll(async () => {
     {
       cwd: root,
       timeout: 90_000,
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1" },
+      env: {
+        ...process.env,
+        WRANGLER_SEND_METRICS: "false",
+        WRANGLER_HIDE_BANNER: "true",
+        CLOUDFLARE_CF_FETCH_ENABLED: "false",
+        NO_COLOR: "1",
+      },
     },
   );
   report = stdout + stderr;
@@ -76,7 +82,7 @@ describe("one address per worker (docs/deploy.md)", () => {
     writeFileSync(
       join(dir, "feedback.ts"),
       `import { address } from ${JSON.stringify(join(root, "src/address/address.ts"))};
-import { form } from ${JSON.stringify(join(root, "src/generated/feedback.ts"))};
+import { form } from ${JSON.stringify(join(root, "examples/pages/generated/feedback.ts"))};
 export default address({ form, gptType: "feedback", act: (feedback) => ({ received: true, rating: feedback.rating }) });
 `,
     );
@@ -86,8 +92,20 @@ export default address({ form, gptType: "feedback", act: (feedback) => ({ receiv
     );
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
-      [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "-c", join(dir, "wrangler.toml"), "--outdir", join(dir, "out")],
-      { cwd: dir, timeout: 90_000, env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", NO_COLOR: "1" } },
+      [
+        join(root, "node_modules/wrangler/bin/wrangler.js"),
+        "deploy",
+        "--dry-run",
+        "-c",
+        join(dir, "wrangler.toml"),
+        "--outdir",
+        join(dir, "out"),
+      ],
+      {
+        cwd: dir,
+        timeout: 90_000,
+        env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", NO_COLOR: "1" },
+      },
     );
     output = stdout + stderr;
   }, 120_000);
@@ -99,17 +117,28 @@ export default address({ form, gptType: "feedback", act: (feedback) => ({ receiv
     console.log(`one address per worker (feedback): ${gzip![1]} KiB gzipped`);
     expect(Number(gzip![1])).toBeLessThanOrEqual(budgetKiB);
     const mf = new Miniflare(
-      convertV4MiniflareOptions({ modules: true, scriptPath: join(dir, "out", "feedback.js"), modulesRoot: join(dir, "out"), compatibilityDate: "2026-08-01" }),
+      convertV4MiniflareOptions({
+        modules: true,
+        scriptPath: join(dir, "out", "feedback.js"),
+        modulesRoot: join(dir, "out"),
+        compatibilityDate: "2026-08-01",
+      }),
     );
     try {
       const get = await mf.dispatchFetch("http://localhost/");
       expect(get.status).toBe(200);
       expect(get.headers.get("gpt-type")).toBe("feedback");
       expect(await get.json()).toEqual(JSON.parse(readFileSync(join(root, "forms/feedback.json"), "utf8")));
-      const act = await mf.dispatchFetch("http://localhost/", { method: "POST", body: '{"rating": 5, "topic": "other"}' });
+      const act = await mf.dispatchFetch("http://localhost/", {
+        method: "POST",
+        body: '{"rating": 5, "topic": "other"}',
+      });
       expect(act.status).toBe(200);
       expect(await act.json()).toEqual({ received: true, rating: 5 });
-      const rejected = await mf.dispatchFetch("http://localhost/", { method: "POST", body: '{"rating": 6, "topic": "other"}' });
+      const rejected = await mf.dispatchFetch("http://localhost/", {
+        method: "POST",
+        body: '{"rating": 6, "topic": "other"}',
+      });
       expect(rejected.status).toBe(204);
     } finally {
       await mf.dispose();

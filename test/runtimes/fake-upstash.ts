@@ -61,6 +61,10 @@ export async function startFakeUpstash(token = "test-token"): Promise<FakeUpstas
     token,
     data,
     commands,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -7,7 +7,7 @@
  * Each child is the leader of its own process group (`detached`), so that stopping it also
  * stops what it started (wrangler's workerd processes); waits are bounded.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -45,22 +45,45 @@ export function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
 
-function command(name: RuntimeName, port: number, scratch: string): { file: string; args: string[]; env: Record<string, string> } {
+function command(
+  name: RuntimeName,
+  port: number,
+  scratch: string,
+): { file: string; args: string[]; env: Record<string, string> } {
   const env = { PORT: String(port) };
   switch (name) {
     case "node":
-      return { file: process.execPath, args: ["src/adapters/node.ts"], env: { ...env, PAGES_DB: join(scratch, "pages.sqlite") } };
+      return {
+        file: process.execPath,
+        args: ["examples/pages/node.ts"],
+        env: { ...env, PAGES_DB: join(scratch, "pages.sqlite") },
+      };
     case "bun":
-      return { file: bin("bun"), args: ["run", "src/adapters/bun.ts"], env: { ...env, PAGES_DB: join(scratch, "pages.sqlite") } };
+      return {
+        file: bin("bun"),
+        args: ["run", "examples/pages/bun.ts"],
+        env: { ...env, PAGES_DB: join(scratch, "pages.sqlite") },
+      };
     case "deno":
       return {
         file: bin("deno"),
-        args: ["run", "--unstable-kv", "--node-modules-dir=manual", "--allow-net=127.0.0.1", "--allow-env", "--allow-read", `--allow-write=${scratch}`, "src/adapters/deno.ts"],
+        args: [
+          "run",
+          "--unstable-kv",
+          "--node-modules-dir=manual",
+          "--allow-net=127.0.0.1",
+          "--allow-env",
+          "--allow-read",
+          `--allow-write=${scratch}`,
+          "examples/pages/deno.ts",
+        ],
         env: { ...env, DENO_KV_PATH: join(scratch, "kv.sqlite3"), DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1" },
       };
     case "vercel":
@@ -76,7 +99,11 @@ function command(name: RuntimeName, port: number, scratch: string): { file: stri
  * @param extraEnv - more environment for the child (the Vercel store's URL and token).
  * @throws Error when the binary is missing, the child exits, or it does not answer within `timeoutMs`.
  */
-export async function launch(name: RuntimeName, extraEnv: Record<string, string> = {}, timeoutMs = 90_000): Promise<Running> {
+export async function launch(
+  name: RuntimeName,
+  extraEnv: Record<string, string> = {},
+  timeoutMs = 90_000,
+): Promise<Running> {
   const port = await freePort();
   const scratch = mkdtempSync(join(tmpdir(), `gpt-address-${name}-`));
   const { file, args, env } = command(name, port, scratch);

@@ -13,19 +13,30 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Miniflare, convertV4MiniflareOptions } from "miniflare";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 
 const root = join(import.meta.dirname, "../..");
 const outdir = mkdtempSync(join(tmpdir(), "gpt-address-workerd-"));
-execFileSync(process.execPath, [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", outdir], {
-  cwd: root,
-  stdio: ["ignore", "ignore", "inherit"],
-  env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-});
+execFileSync(
+  process.execPath,
+  [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", outdir],
+  {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: "false",
+      WRANGLER_HIDE_BANNER: "true",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    },
+  },
+);
 // The settings `wrangler deploy` would send along with the bundle, read from wrangler.toml.
 const toml = readFileSync(join(root, "wrangler.toml"), "utf8");
 const compatibilityDate = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
-const compatibilityFlags = [.../^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1]?.matchAll(/"([^"]+)"/g) ?? []].map((m) => m[1]!);
+const compatibilityFlags = [
+  ...(/^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1]?.matchAll(/"([^"]+)"/g) ?? []),
+].map((m) => m[1]!);
 const kvNamespaces = [...toml.matchAll(/^binding\s*=\s*"([^"]+)"/gm)].map((m) => m[1]!);
 const mf = new Miniflare(
   convertV4MiniflareOptions({

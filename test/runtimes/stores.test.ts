@@ -6,10 +6,16 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHUNK_LENGTH, DenoKvPageStore, type DenoKv, type DenoKvAtomic, type DenoKvKey } from "../../src/example/stores/deno-kv.ts";
-import { SqlitePageStore } from "../../src/example/stores/sqlite.ts";
-import { UpstashPageStore } from "../../src/example/stores/upstash.ts";
-import { startFakeUpstash, type FakeUpstash } from "./fake-upstash.ts";
+import {
+  CHUNK_LENGTH,
+  type DenoKv,
+  type DenoKvAtomic,
+  type DenoKvKey,
+  DenoKvPageStore,
+} from "../../examples/pages/stores/deno-kv.ts";
+import { SqlitePageStore } from "../../examples/pages/stores/sqlite.ts";
+import { UpstashPageStore } from "../../examples/pages/stores/upstash.ts";
+import { type FakeUpstash, startFakeUpstash } from "./fake-upstash.ts";
 
 const html = "<!doctype html><title>é ✓ 𝄞</title><p>a &amp; b</p>";
 
@@ -86,9 +92,11 @@ describe("DenoKvPageStore", () => {
   it("never splits a surrogate pair across chunks (every chunk is well-formed UTF-16)", async () => {
     const kv = fakeDenoKv();
     const store = new DenoKvPageStore(kv);
-    const page = "a" + "𝄞".repeat(CHUNK_LENGTH);
+    const page = `a${"𝄞".repeat(CHUNK_LENGTH)}`;
     await store.put("pairs", page);
-    const chunks = [...kv.entries.entries()].filter(([key]) => key.startsWith('["pages","pairs",')).map(([, value]) => value as string);
+    const chunks = [...kv.entries.entries()]
+      .filter(([key]) => key.startsWith('["pages","pairs",'))
+      .map(([, value]) => value as string);
     expect(chunks.length).toBeGreaterThan(1);
     for (const chunk of chunks) expect(() => encodeURIComponent(chunk)).not.toThrow();
     expect(await store.get("pairs")).toBe(page);

@@ -10,8 +10,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as bodies from "./bodies.ts";
-import { startFakeUpstash, type FakeUpstash } from "./fake-upstash.ts";
-import { launch, root, type Running, type RuntimeName } from "./harness.ts";
+import { type FakeUpstash, startFakeUpstash } from "./fake-upstash.ts";
+import { launch, type Running, type RuntimeName, root } from "./harness.ts";
 
 /** The page address's path and its body limit (the address's default, DESIGN.md §6). */
 const PAGE = "/page";
@@ -104,7 +104,13 @@ export function wireSuite(name: RuntimeName): void {
         expect(html.headers.get("content-type")).toMatch(/^text\/html\b/);
         expect(await html.text()).toMatch(/<html/i);
         expect(html.headers.get("vary")).toMatch(/\baccept\b/i);
-        for (const accept of ["application/json", "*/*", "text/*", "text/html;q=0", "application/json, text/html;q=0.5"]) {
+        for (const accept of [
+          "application/json",
+          "*/*",
+          "text/*",
+          "text/html;q=0",
+          "application/json, text/html;q=0.5",
+        ]) {
           const json = await fetch(url(PAGE), { headers: { accept } });
           expect(json.headers.get("content-type"), accept).toMatch(/^application\/json\b/);
           expect(json.headers.get("vary"), accept).toMatch(/\baccept\b/i);
@@ -177,7 +183,10 @@ export function wireSuite(name: RuntimeName): void {
           }
           const length = head.headers.get("content-length");
           if (length !== null) expect(Number(length)).toBe(getBytes);
-          const conditional = await fetch(url(PAGE), { method: "HEAD", headers: { accept, "if-none-match": get.headers.get("etag")! } });
+          const conditional = await fetch(url(PAGE), {
+            method: "HEAD",
+            headers: { accept, "if-none-match": get.headers.get("etag")! },
+          });
           expect(conditional.status).toBe(304);
         }
       });
@@ -187,7 +196,11 @@ export function wireSuite(name: RuntimeName): void {
       it("answers the CORS preflight for POST with Content-Type, for any origin", async () => {
         const response = await fetch(url(PAGE), {
           method: "OPTIONS",
-          headers: { origin: "https://actor.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type, gpt-actor" },
+          headers: {
+            origin: "https://actor.example",
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "content-type, gpt-actor",
+          },
         });
         expect(response.status).toBeGreaterThanOrEqual(200);
         expect(response.status).toBeLessThan(300);
@@ -201,7 +214,10 @@ export function wireSuite(name: RuntimeName): void {
       it("lets browser actors read the form and the act's answer (Access-Control-Allow-Origin: *)", async () => {
         const get = await fetch(url(PAGE), { headers: { origin: "https://actor.example" } });
         expect(get.headers.get("access-control-allow-origin")).toBe("*");
-        const post = await act(bodies.validPage, { "content-type": "application/json", origin: "https://actor.example" });
+        const post = await act(bodies.validPage, {
+          "content-type": "application/json",
+          origin: "https://actor.example",
+        });
         await expectAccepted(post);
         expect(post.headers.get("access-control-allow-origin")).toBe("*");
       });
@@ -224,12 +240,15 @@ export function wireSuite(name: RuntimeName): void {
         expect(await feedback.json()).toEqual(feedbackFile);
         expect(feedback.headers.get("etag")).toMatch(/^"[^"]+"$/);
         expect(feedback.headers.get("etag")).not.toBe(page.headers.get("etag"));
-        const send = (body: string) => fetch(url("/feedback"), { method: "POST", body, headers: { "content-type": "application/json" } });
+        const send = (body: string) =>
+          fetch(url("/feedback"), { method: "POST", body, headers: { "content-type": "application/json" } });
         const accepted = await send(`{"rating": 4, "topic": "page-address", "comment": "Publishing took one POST."}`);
         expect(accepted.status).toBe(200);
         expect(accepted.headers.get("content-type")).toMatch(/^application\/json\b/);
         expect(await accepted.json()).toMatchObject({ received: true, rating: 4 });
-        await expectRejected(await send(`{"rating": 6, "topic": "page-address", "comment": "Publishing took one POST."}`));
+        await expectRejected(
+          await send(`{"rating": 6, "topic": "page-address", "comment": "Publishing took one POST."}`),
+        );
         await expectRejected(await send(bodies.validPage));
         await expectRejected(await act(`{"rating": 4, "topic": "page-address"}`));
       });
@@ -298,8 +317,12 @@ export function wireSuite(name: RuntimeName): void {
       });
 
       it("a body with a Content-Encoding other than identity is rejected; identity is accepted", async () => {
-        await expectRejected(await act(bodies.validPage, { "content-type": "application/json", "content-encoding": "gzip" }));
-        await expectAccepted(await act(bodies.validPage, { "content-type": "application/json", "content-encoding": "identity" }));
+        await expectRejected(
+          await act(bodies.validPage, { "content-type": "application/json", "content-encoding": "gzip" }),
+        );
+        await expectAccepted(
+          await act(bodies.validPage, { "content-type": "application/json", "content-encoding": "identity" }),
+        );
       });
 
       it("H1 GPT-Actor never gates: the same bodies get the same answers with and without it", async () => {

@@ -2,9 +2,9 @@
  * address() inside workerd, on the example page form: one or more tests per requirement id
  * (DESIGN.md §1), every rejection paired with an accepted control that differs in one respect.
  */
-import { Validator, type Schema } from "@cfworker/json-schema";
+import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
-import { form } from "../../src/generated/page.ts";
+import { form } from "../../examples/pages/generated/page.ts";
 import { invalid, valid } from "./fixtures.ts";
 import { encode, expectAccepted, expectRejected, fields, harness } from "./harness.ts";
 
@@ -48,7 +48,7 @@ describe("A2 the arrival document", () => {
       expect(message).toEqual({ role: expect.any(String), content: expect.any(String) });
     }
     expect(arrival.s).toBeTypeOf("object");
-    expect((arrival.s as Record<string, unknown>)["$schema"]).toBe("https://json-schema.org/draft/2020-12/schema");
+    expect((arrival.s as Record<string, unknown>).$schema).toBe("https://json-schema.org/draft/2020-12/schema");
   });
 
   it("A2 the example exchange in m is itself a valid act", async () => {
@@ -287,9 +287,16 @@ describe("V1 bodies over the maximum size", () => {
 
   it("a Content-Encoding other than identity is rejected unread; identity is accepted (control)", async () => {
     const h = harness();
-    await expectAccepted(h, await h.post(recipe, { "Content-Type": "application/json", "Content-Encoding": "identity" }));
+    await expectAccepted(
+      h,
+      await h.post(recipe, { "Content-Type": "application/json", "Content-Encoding": "identity" }),
+    );
     for (const coding of ["gzip", "br", "deflate", "identity, gzip"]) {
-      await expectRejected(h, await h.post(recipe, { "Content-Type": "application/json", "Content-Encoding": coding }), "content-encoding");
+      await expectRejected(
+        h,
+        await h.post(recipe, { "Content-Type": "application/json", "Content-Encoding": coding }),
+        "content-encoding",
+      );
     }
   });
 });
@@ -322,7 +329,7 @@ describe("V2 strict parsing of LLM-written bodies", () => {
 
   it("V2 rejects a markdown code fence around the value (invalid-code-fence.json); control recipe passes", async () => {
     const body = invalid["invalid-code-fence.json"];
-    expect(body).toBe("```json\n" + recipe + "```\n");
+    expect(body).toBe(`\`\`\`json\n${recipe}\`\`\`\n`);
     const h = harness();
     await expectAccepted(h, await h.post(recipe));
     await expectRejected(h, await h.post(body), "json-syntax:unexpected-byte");
@@ -340,7 +347,11 @@ describe("V2 strict parsing of LLM-written bodies", () => {
     const h = harness();
     const control = `{"title": "A", "blocks": [{"type": "paragraph", "spans": [{"text": "x"}]}]}`;
     await expectAccepted(h, await h.post(control));
-    await expectRejected(h, await h.post(control.replace(`{"title": "A",`, `{"title": "A", "\\u0074itle": "A",`)), "json-syntax:duplicate-name");
+    await expectRejected(
+      h,
+      await h.post(control.replace(`{"title": "A",`, `{"title": "A", "\\u0074itle": "A",`)),
+      "json-syntax:duplicate-name",
+    );
   });
 
   it("V2 rejects a second value after the first; trailing whitespace alone passes (control)", async () => {
@@ -352,7 +363,7 @@ describe("V2 strict parsing of LLM-written bodies", () => {
   it("V2 rejects a byte order mark; the same body without it passes (control)", async () => {
     const h = harness();
     await expectAccepted(h, await h.post(minimal("A")));
-    await expectRejected(h, await h.post("\uFEFF" + minimal("A")), "json-syntax:byte-order-mark");
+    await expectRejected(h, await h.post(`\uFEFF${minimal("A")}`), "json-syntax:byte-order-mark");
   });
 
   it("V2 rejects invalid UTF-8 a decoder emitted through byte tokens; valid UTF-8 passes (control)", async () => {
@@ -425,19 +436,69 @@ describe("V3 validation uses the very form GET publishes", () => {
   /** [what, control, rejected body, the keyword location lastFailure() names]. */
   const schemaPairs: [string, string, string, string][] = [
     ["an http link (invalid-http-link.json)", releaseNotes, invalid["invalid-http-link.json"], "/$defs/block/anyOf"],
-    ["an extra root member (invalid-extra-member.json)", recipe, invalid["invalid-extra-member.json"], "/additionalProperties"],
-    ["an overlong title (invalid-overlong-title.json)", releaseNotes, invalid["invalid-overlong-title.json"], "/properties/title/maxLength"],
-    ["a heading of level 4", withSpan({ text: "x" }).replace(`"type":"paragraph"`, `"type":"heading","level":3`), withSpan({ text: "x" }).replace(`"type":"paragraph"`, `"type":"heading","level":4`), "/$defs/block/anyOf"],
-    ["a mark repeated (uniqueItems)", withSpan({ text: "x", marks: ["bold", "italic"] }), withSpan({ text: "x", marks: ["bold", "bold"] }), "/$defs/block/anyOf"],
-    ["an unknown mark", withSpan({ text: "x", marks: ["bold"] }), withSpan({ text: "x", marks: ["underline"] }), "/$defs/block/anyOf"],
-    ["a javascript: link", withSpan({ text: "x", href: "https://example.org/" }), withSpan({ text: "x", href: "javascript:alert(1)" }), "/$defs/block/anyOf"],
-    ["a link with a quote in it", withSpan({ text: "x", href: "https://example.org/a" }), withSpan({ text: "x", href: 'https://example.org/a"onmouseover=x' }), "/$defs/block/anyOf"],
-    ["a span of 2000 code points", withSpan({ text: "😀".repeat(1999) }), withSpan({ text: "😀".repeat(2000) }), "/$defs/block/anyOf"],
+    [
+      "an extra root member (invalid-extra-member.json)",
+      recipe,
+      invalid["invalid-extra-member.json"],
+      "/additionalProperties",
+    ],
+    [
+      "an overlong title (invalid-overlong-title.json)",
+      releaseNotes,
+      invalid["invalid-overlong-title.json"],
+      "/properties/title/maxLength",
+    ],
+    [
+      "a heading of level 4",
+      withSpan({ text: "x" }).replace(`"type":"paragraph"`, `"type":"heading","level":3`),
+      withSpan({ text: "x" }).replace(`"type":"paragraph"`, `"type":"heading","level":4`),
+      "/$defs/block/anyOf",
+    ],
+    [
+      "a mark repeated (uniqueItems)",
+      withSpan({ text: "x", marks: ["bold", "italic"] }),
+      withSpan({ text: "x", marks: ["bold", "bold"] }),
+      "/$defs/block/anyOf",
+    ],
+    [
+      "an unknown mark",
+      withSpan({ text: "x", marks: ["bold"] }),
+      withSpan({ text: "x", marks: ["underline"] }),
+      "/$defs/block/anyOf",
+    ],
+    [
+      "a javascript: link",
+      withSpan({ text: "x", href: "https://example.org/" }),
+      withSpan({ text: "x", href: "javascript:alert(1)" }),
+      "/$defs/block/anyOf",
+    ],
+    [
+      "a link with a quote in it",
+      withSpan({ text: "x", href: "https://example.org/a" }),
+      withSpan({ text: "x", href: 'https://example.org/a"onmouseover=x' }),
+      "/$defs/block/anyOf",
+    ],
+    [
+      "a span of 2000 code points",
+      withSpan({ text: "😀".repeat(1999) }),
+      withSpan({ text: "😀".repeat(2000) }),
+      "/$defs/block/anyOf",
+    ],
     ["an empty title", minimal("A"), minimal(""), "/properties/title/minLength"],
     ["no blocks", minimal("A"), JSON.stringify({ title: "A", blocks: [] }), "/properties/blocks/minItems"],
-    ["a string where a number belongs", withSpan({ text: "x" }).replace(`"type":"paragraph"`, `"type":"heading","level":2`), withSpan({ text: "x" }).replace(`"type":"paragraph"`, `"type":"heading","level":"2"`), "/$defs/block/anyOf"],
+    [
+      "a string where a number belongs",
+      withSpan({ text: "x" }).replace(`"type":"paragraph"`, `"type":"heading","level":2`),
+      withSpan({ text: "x" }).replace(`"type":"paragraph"`, `"type":"heading","level":"2"`),
+      "/$defs/block/anyOf",
+    ],
     ["a value that is not an object", minimal("A"), JSON.stringify(JSON.parse(minimal("A")).blocks), "/type"],
-    ["a missing required member (title)", minimal("A"), JSON.stringify({ blocks: JSON.parse(minimal("A")).blocks }), "/required"],
+    [
+      "a missing required member (title)",
+      minimal("A"),
+      JSON.stringify({ blocks: JSON.parse(minimal("A")).blocks }),
+      "/required",
+    ],
   ];
   for (const [what, control, body, location] of schemaPairs) {
     it(`V3 rejects ${what} with code schema at ${location}; the control passes`, async () => {
@@ -462,9 +523,31 @@ describe("V3 validation uses the very form GET publishes", () => {
 describe("V4 nothing is accepted that the validator did not check", () => {
   /** The closed vocabulary of the form compiler (issue 2, item 4), annotations included. */
   const vocabulary = new Set([
-    "type", "properties", "required", "additionalProperties", "items", "minItems", "maxItems",
-    "uniqueItems", "minLength", "maxLength", "pattern", "enum", "const", "anyOf", "$ref", "$defs",
-    "minimum", "maximum", "$schema", "$id", "title", "description", "$comment", "examples", "default",
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "enum",
+    "const",
+    "anyOf",
+    "$ref",
+    "$defs",
+    "minimum",
+    "maximum",
+    "$schema",
+    "$id",
+    "title",
+    "description",
+    "$comment",
+    "examples",
+    "default",
   ]);
   const keywordsIn = (schema: unknown, at: string, out: string[]): string[] => {
     if (typeof schema !== "object" || schema === null) return out;
@@ -473,7 +556,9 @@ describe("V4 nothing is accepted that the validator did not check", () => {
       if (key === "properties" || key === "$defs") {
         for (const [name, sub] of Object.entries(value as object)) keywordsIn(sub, `${at}/${key}/${name}`, out);
       } else if (key === "anyOf") {
-        (value as unknown[]).forEach((sub, i) => keywordsIn(sub, `${at}/${key}/${i}`, out));
+        (value as unknown[]).forEach((sub, i) => {
+          keywordsIn(sub, `${at}/${key}/${i}`, out);
+        });
       } else if (key === "items" || key === "additionalProperties") {
         keywordsIn(value, `${at}/${key}`, out);
       }
@@ -483,7 +568,9 @@ describe("V4 nothing is accepted that the validator did not check", () => {
 
   it("V4 the published form uses only keywords the compiler implements", () => {
     const s = JSON.parse(form.arrival).s;
-    const unknown = keywordsIn(s, "", []).filter((pointer) => !vocabulary.has(pointer.slice(pointer.lastIndexOf("/") + 1)));
+    const unknown = keywordsIn(s, "", []).filter(
+      (pointer) => !vocabulary.has(pointer.slice(pointer.lastIndexOf("/") + 1)),
+    );
     expect(unknown).toEqual([]);
   });
 
@@ -525,7 +612,16 @@ describe("R1 success", () => {
   });
 
   it("R1 an act whose result JSON cannot represent is a server fault, not an empty 200", async () => {
-    for (const result of [() => 1, Symbol("x"), 10n, (() => { const a: unknown[] = []; a.push(a); return a; })()]) {
+    for (const result of [
+      () => 1,
+      Symbol("x"),
+      10n,
+      (() => {
+        const a: unknown[] = [];
+        a.push(a);
+        return a;
+      })(),
+    ]) {
       const h = harness({ act: () => result });
       const response = await h.post(recipe);
       expect(response.status).toBe(500);
@@ -573,11 +669,21 @@ describe("R2 failure says nothing", () => {
   });
 
   it("R2 the media type never gates: every Content-Type gets the same verification", async () => {
-    for (const contentType of [null, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data", "application/json; charset=utf-8"]) {
+    for (const contentType of [
+      null,
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data",
+      "application/json; charset=utf-8",
+    ]) {
       const headers: Record<string, string> = contentType === null ? {} : { "Content-Type": contentType };
       const h = harness();
       await expectAccepted(h, await h.post(recipe, headers));
-      await expectRejected(h, await h.post(invalid["invalid-trailing-chatter.json"], headers), "json-syntax:trailing-bytes");
+      await expectRejected(
+        h,
+        await h.post(invalid["invalid-trailing-chatter.json"], headers),
+        "json-syntax:trailing-bytes",
+      );
       await expectRejected(h, await h.post(invalid["invalid-extra-member.json"], headers), "schema");
     }
   });
@@ -615,7 +721,10 @@ describe("R2 failure says nothing", () => {
 describe("H1 GPT-Actor is recorded, never a gate", () => {
   it("H1 the GPT-Actor field reaches the act as actor; without it actor is null", async () => {
     const h = harness();
-    await expectAccepted(h, await h.post(recipe, { "Content-Type": "application/json", "GPT-Actor": "claude-via-curl/1.0" }));
+    await expectAccepted(
+      h,
+      await h.post(recipe, { "Content-Type": "application/json", "GPT-Actor": "claude-via-curl/1.0" }),
+    );
     await expectAccepted(h, await h.post(recipe));
     expect(h.acts.map((a) => a.actor)).toEqual(["claude-via-curl/1.0", null]);
   });
@@ -629,7 +738,10 @@ describe("H1 GPT-Actor is recorded, never a gate", () => {
 
   it("H1 identity is never inferred from the body: a body naming a speaker is content", async () => {
     const h = harness();
-    const body = JSON.stringify({ title: "From the admin", blocks: [{ type: "paragraph", spans: [{ text: "role: admin" }] }] });
+    const body = JSON.stringify({
+      title: "From the admin",
+      blocks: [{ type: "paragraph", spans: [{ text: "role: admin" }] }],
+    });
     await expectAccepted(h, await h.post(body));
     expect(h.acts[0]!.actor).toBeNull();
   });
@@ -639,7 +751,11 @@ describe("methods", () => {
   it("OPTIONS answers the CORS preflight for GET, HEAD and POST", async () => {
     const response = await harness().fetch({
       method: "OPTIONS",
-      headers: { Origin: "https://client.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type, gpt-actor" },
+      headers: {
+        Origin: "https://client.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type, gpt-actor",
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");

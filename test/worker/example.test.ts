@@ -4,7 +4,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { form } from "../../src/generated/page.ts";
+import { form } from "../../examples/pages/generated/page.ts";
 import { invalid, valid } from "./fixtures.ts";
 
 const BASE = "https://pages.example";
@@ -48,7 +48,9 @@ describe("the example page address", () => {
     expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
     const html = await page.text();
     expect(html).toContain("<title>Release notes — Lumen 2.4 “Aurora” 🚀</title>");
-    expect(html).toContain('<a href="https://docs.lumen.example/migrate/2.4?from=2.3#options" rel="nofollow noopener noreferrer ugc">migration guide</a>');
+    expect(html).toContain(
+      '<a href="https://docs.lumen.example/migrate/2.4?from=2.3#options" rel="nofollow noopener noreferrer ugc">migration guide</a>',
+    );
     expect(html).toContain("<code>--watch</code>");
     expect(html).toContain("<s>");
     // The page is really in Workers KV.

@@ -3,10 +3,7 @@
  * See `test/fixtures/page/README.md` for what each invalid body pairs with.
  */
 /// <reference types="vite/client" />
-import validAsciiEscapes from "../fixtures/page/valid-ascii-escapes.json?raw";
-import validCompact from "../fixtures/page/valid-compact.json?raw";
-import validRecipe from "../fixtures/page/valid-recipe.json?raw";
-import validReleaseNotes from "../fixtures/page/valid-release-notes.json?raw";
+
 import invalidCodeFence from "../fixtures/page/invalid-code-fence.json?raw";
 import invalidDuplicateMember from "../fixtures/page/invalid-duplicate-member.json?raw";
 import invalidExtraMember from "../fixtures/page/invalid-extra-member.json?raw";
@@ -14,6 +11,10 @@ import invalidHttpLink from "../fixtures/page/invalid-http-link.json?raw";
 import invalidOverlongTitle from "../fixtures/page/invalid-overlong-title.json?raw";
 import invalidTrailingChatter from "../fixtures/page/invalid-trailing-chatter.json?raw";
 import invalidTruncated from "../fixtures/page/invalid-truncated.json?raw";
+import validAsciiEscapes from "../fixtures/page/valid-ascii-escapes.json?raw";
+import validCompact from "../fixtures/page/valid-compact.json?raw";
+import validRecipe from "../fixtures/page/valid-recipe.json?raw";
+import validReleaseNotes from "../fixtures/page/valid-release-notes.json?raw";
 
 /** Bodies that the page form accepts. */
 export const valid = {

@@ -4,10 +4,10 @@
  */
 import { Hono } from "hono";
 import { expect } from "vitest";
-import { address, type AddressOptions } from "../../src/address/address.ts";
+import { form as pageForm } from "../../examples/pages/generated/page.ts";
+import { type AddressOptions, address } from "../../src/address/address.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
 import type { Rejection } from "../../src/address/rejection.ts";
-import { form as pageForm } from "../../src/generated/page.ts";
 
 export interface Harness {
   /** Sends a request to the address at `http://address.test/page`. */

@@ -8,16 +8,17 @@
 import { exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { form as feedbackForm } from "../../examples/pages/generated/feedback.ts";
+import { form } from "../../examples/pages/generated/page.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
-import { form as feedbackForm } from "../../src/generated/feedback.ts";
-import { form } from "../../src/generated/page.ts";
 import { encode, expectAccepted, expectRejected, fields, harness } from "./harness.ts";
 
 /** A valid page whose one paragraph holds the spans `spans` (JSON text). */
 const page = (spans = '{"text":"x"}', title = '"T"') =>
   `{"title":${title},"blocks":[{"type":"paragraph","spans":[${spans}]}]}`;
 /** A valid page with one heading whose level is written as `level`. */
-const heading = (level: string) => `{"title":"T","blocks":[{"type":"heading","level":${level},"spans":[{"text":"x"}]}]}`;
+const heading = (level: string) =>
+  `{"title":"T","blocks":[{"type":"heading","level":${level},"spans":[{"text":"x"}]}]}`;
 
 /** Concatenates text (as UTF-8) and raw bytes. */
 function bytes(...parts: (string | number[])[]): Uint8Array {
@@ -105,7 +106,18 @@ describe("framing: Content-Length, Transfer-Encoding, Content-Encoding", () => {
 
   it("a Content-Encoding naming any coding is rejected unread, wherever it stands in the list", async () => {
     const h = harness();
-    for (const coding of ["gzip", "GZIP", "br", "deflate", "zstd", "compress", "x-unknown", "identity, gzip", "gzip, identity", "identity;q=1"]) {
+    for (const coding of [
+      "gzip",
+      "GZIP",
+      "br",
+      "deflate",
+      "zstd",
+      "compress",
+      "x-unknown",
+      "identity, gzip",
+      "gzip, identity",
+      "identity;q=1",
+    ]) {
       await expectRejected(h, await h.post(body, { "Content-Encoding": coding }), "content-encoding");
     }
   });
@@ -114,26 +126,50 @@ describe("framing: Content-Length, Transfer-Encoding, Content-Encoding", () => {
     const h = harness();
     await expectAccepted(h, await h.post(trickle(encode(body), 16), { "Transfer-Encoding": "chunked" }));
     for (const coding of ["gzip, chunked", "deflate", "x-unknown, chunked"]) {
-      await expectRejected(h, await h.post(trickle(encode(body), 16), { "Transfer-Encoding": coding }), "transfer-encoding");
+      await expectRejected(
+        h,
+        await h.post(trickle(encode(body), 16), { "Transfer-Encoding": coding }),
+        "transfer-encoding",
+      );
     }
   });
 });
 
 describe("R2 the media type never gates: every Content-Type, or none, gets the same verdict", () => {
-  for (const type of [null, "application/json", "text/plain", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded", "application/json; charset=utf-16", "garbage"]) {
+  for (const type of [
+    null,
+    "application/json",
+    "text/plain",
+    "multipart/form-data; boundary=x",
+    "application/x-www-form-urlencoded",
+    "application/json; charset=utf-16",
+    "garbage",
+  ]) {
     it(`R2 Content-Type ${type === null ? "(none)" : JSON.stringify(type)}: a valid act passes, a duplicate member does not`, async () => {
       const h = harness();
       const headers: Record<string, string> = type === null ? {} : { "Content-Type": type };
       await expectAccepted(h, await h.post(page(), headers));
-      await expectRejected(h, await h.post(page('{"text":"x","t\\u0065xt":"y"}'), headers), "json-syntax:duplicate-name");
+      await expectRejected(
+        h,
+        await h.post(page('{"text":"x","t\\u0065xt":"y"}'), headers),
+        "json-syntax:duplicate-name",
+      );
     });
   }
 
   it("R2 a form-urlencoded or multipart body is never decoded into an act", async () => {
     const h = harness();
-    await expectRejected(h, await h.post("title=T&blocks=%5B%5D", { "Content-Type": "application/x-www-form-urlencoded" }), "json-syntax:unexpected-byte");
+    await expectRejected(
+      h,
+      await h.post("title=T&blocks=%5B%5D", { "Content-Type": "application/x-www-form-urlencoded" }),
+      "json-syntax:unexpected-byte",
+    );
     const multipart = `--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n${page()}\r\n--x--\r\n`;
-    await expectRejected(h, await h.post(multipart, { "Content-Type": "multipart/form-data; boundary=x" }), "json-syntax:unexpected-byte");
+    await expectRejected(
+      h,
+      await h.post(multipart, { "Content-Type": "multipart/form-data; boundary=x" }),
+      "json-syntax:unexpected-byte",
+    );
   });
 });
 
@@ -142,7 +178,11 @@ describe("V2 the strict parser at the address", () => {
     const h = harness();
     await expectAccepted(h, await h.post(page('{"text":"x","marks":["bold"]}')));
     await expectRejected(h, await h.post(page('{"text":"x","t\\u0065xt":"y"}')), "json-syntax:duplicate-name");
-    await expectRejected(h, await h.post(page('{"text":"x","marks":[],"m\\u0061rks":["bold"]}')), "json-syntax:duplicate-name");
+    await expectRejected(
+      h,
+      await h.post(page('{"text":"x","marks":[],"m\\u0061rks":["bold"]}')),
+      "json-syntax:duplicate-name",
+    );
     await expectRejected(h, await h.post(page(undefined, '"T","t\\u0069tle":"U"')), "json-syntax:duplicate-name");
   });
 
@@ -180,9 +220,22 @@ describe("V2 the strict parser at the address", () => {
     it(`V2 ${what} in a string is rejected below and above 64 KiB; the valid sequence passes (control)`, async () => {
       const h = harness();
       const pad = " ".repeat(70_000);
-      await expectRejected(h, await h.post(bytes('{"title":"T', sequence, `","blocks":[{"type":"paragraph","spans":[{"text":"x"}]}]}`)), "json-syntax:invalid-utf8");
-      await expectRejected(h, await h.post(bytes(pad, '{"title":"T', sequence, `","blocks":[{"type":"paragraph","spans":[{"text":"x"}]}]}`)), "json-syntax:invalid-utf8");
-      await expectAccepted(h, await h.post(bytes('{"title":"T', [0xe2, 0x82, 0xac], `","blocks":[{"type":"paragraph","spans":[{"text":"x"}]}]}`)));
+      await expectRejected(
+        h,
+        await h.post(bytes('{"title":"T', sequence, `","blocks":[{"type":"paragraph","spans":[{"text":"x"}]}]}`)),
+        "json-syntax:invalid-utf8",
+      );
+      await expectRejected(
+        h,
+        await h.post(bytes(pad, '{"title":"T', sequence, `","blocks":[{"type":"paragraph","spans":[{"text":"x"}]}]}`)),
+        "json-syntax:invalid-utf8",
+      );
+      await expectAccepted(
+        h,
+        await h.post(
+          bytes('{"title":"T', [0xe2, 0x82, 0xac], `","blocks":[{"type":"paragraph","spans":[{"text":"x"}]}]}`),
+        ),
+      );
     });
   }
 
@@ -201,7 +254,7 @@ describe("V2 the strict parser at the address", () => {
     await expectRejected(h, await h.post(heading("-1e400")), "json-syntax:number-out-of-range");
     await expectRejected(h, await h.post(heading("9007199254740993")), "json-syntax:integer-out-of-range");
     await expectRejected(h, await h.post(heading("-9007199254740993")), "json-syntax:integer-out-of-range");
-    await expectRejected(h, await h.post(heading("1" + "0".repeat(400))), "json-syntax:integer-out-of-range");
+    await expectRejected(h, await h.post(heading(`1${"0".repeat(400)}`)), "json-syntax:integer-out-of-range");
     // Out of the form's range, not of the parser's: the validator decides.
     await expectRejected(h, await h.post(heading("-0")), "schema");
     await expectRejected(h, await h.post(heading("1e-400")), "schema");
@@ -217,9 +270,9 @@ describe("V2 the strict parser at the address", () => {
 
   it("V2 whitespace around the value passes; garbage, a second value or a NUL after it does not", async () => {
     const h = harness();
-    await expectAccepted(h, await h.post(" \n\t\r" + page() + " \n\t\r"));
-    await expectRejected(h, await h.post(page() + "x"), "json-syntax:trailing-bytes");
-    await expectRejected(h, await h.post(page() + "{}"), "json-syntax:trailing-bytes");
+    await expectAccepted(h, await h.post(` \n\t\r${page()} \n\t\r`));
+    await expectRejected(h, await h.post(`${page()}x`), "json-syntax:trailing-bytes");
+    await expectRejected(h, await h.post(`${page()}{}`), "json-syntax:trailing-bytes");
     await expectRejected(h, await h.post(bytes(page(), [0])), "json-syntax:trailing-bytes");
     await expectRejected(h, await h.post(bytes([0], page())), "json-syntax:unexpected-byte");
   });
@@ -238,7 +291,11 @@ describe("V2 the strict parser at the address", () => {
 
   it("V2 a raw NUL or tab inside a string is rejected; the escaped ones pass", async () => {
     const h = harness();
-    await expectRejected(h, await h.post(bytes('{"title":"T', [0], `","blocks":[{"type":"paragraph","spans":[{"text":"x"}]}]}`)), "json-syntax:control-character");
+    await expectRejected(
+      h,
+      await h.post(bytes('{"title":"T', [0], `","blocks":[{"type":"paragraph","spans":[{"text":"x"}]}]}`)),
+      "json-syntax:control-character",
+    );
     await expectRejected(h, await h.post(page('{"text":"a\tb"}')), "json-syntax:control-character");
     await expectAccepted(h, await h.post(page('{"text":"a\\u0000b\\tc"}')));
     expect(h.acts[0]!.value).toEqual(JSON.parse(page('{"text":"a\\u0000b\\tc"}')));
@@ -261,7 +318,7 @@ describe("V2 the strict parser at the address", () => {
   });
 
   it("C1 what the act receives is what JSON.parse gives, across multi-byte text below and above 64 KiB", async () => {
-    const text = (n: number) => "aé€😀\\u00e9\\n\\\"\\ud83d\\ude00ß".repeat(n);
+    const text = (n: number) => 'aé€😀\\u00e9\\n\\"\\ud83d\\ude00ß'.repeat(n);
     for (const n of [1, 10, 100]) {
       const spans = Array.from({ length: 30 }, (_, i) => `{"text":"${i}${text(n)}"}`).join(",");
       const body = page(spans, `"${text(1)}"`);
@@ -278,7 +335,11 @@ describe("prototype names are ordinary members", () => {
     it(`S1 a member named ${name} in a span is an extra member (schema); without it the page passes`, async () => {
       const h = harness();
       await expectRejected(h, await h.post(page(`{"text":"x","${name}":{"href":"javascript:alert(1)"}}`)), "schema");
-      await expectRejected(h, await h.post(`{"${name}":{"x":1},"title":"T","blocks":[{"type":"paragraph","spans":[{"text":"x"}]}]}`), "schema");
+      await expectRejected(
+        h,
+        await h.post(`{"${name}":{"x":1},"title":"T","blocks":[{"type":"paragraph","spans":[{"text":"x"}]}]}`),
+        "schema",
+      );
       await expectAccepted(h, await h.post(page()));
       expect(({} as Record<string, unknown>).href).toBeUndefined();
     });
@@ -292,7 +353,10 @@ describe("prototype names are ordinary members", () => {
       maxDepth: 4,
     };
     const h = harness({ form: open });
-    await expectAccepted(h, await h.post('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}'));
+    await expectAccepted(
+      h,
+      await h.post('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}'),
+    );
     const value = h.acts[0]!.value as Record<string, unknown>;
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(Object.keys(value)).toEqual(["__proto__", "constructor"]);
@@ -308,7 +372,7 @@ describe("methods, paths, header fields", () => {
   it("a lowercase post is normalized to POST by fetch and is an act like any other", async () => {
     const h = harness();
     await expectAccepted(h, await h.fetch({ method: "post", body: page() }));
-    await expectRejected(h, await h.fetch({ method: "post", body: page() + "x" }), "json-syntax:trailing-bytes");
+    await expectRejected(h, await h.fetch({ method: "post", body: `${page()}x` }), "json-syntax:trailing-bytes");
   });
 
   for (const method of ["TRACE", "PUT", "PATCH", "patch", "DELETE", "PROPFIND"]) {
@@ -328,7 +392,12 @@ describe("methods, paths, header fields", () => {
     const plain = await h.fetch({ method: "OPTIONS" });
     const odd = await h.fetch({
       method: "OPTIONS",
-      headers: { Origin: "null", "Access-Control-Request-Method": "DELETE", "Access-Control-Request-Headers": "x-evil, cookie, authorization", Cookie: "a=b" },
+      headers: {
+        Origin: "null",
+        "Access-Control-Request-Method": "DELETE",
+        "Access-Control-Request-Headers": "x-evil, cookie, authorization",
+        Cookie: "a=b",
+      },
     });
     expect(odd.status).toBe(204);
     expect(fields(odd)).toEqual(fields(plain));
@@ -343,7 +412,7 @@ describe("methods, paths, header fields", () => {
     expect(decorated.status).toBe(200);
     expect(fields(decorated)).toEqual(fields(plain));
     expect(decorated.headers.get("set-cookie")).toBeNull();
-    const rejected = await h.fetch({ method: "POST", body: page() + "x", headers: decoration }, "/page?development=1");
+    const rejected = await h.fetch({ method: "POST", body: `${page()}x`, headers: decoration }, "/page?development=1");
     expect(rejected.status).toBe(204);
     expect(await rejected.text()).toBe("");
   });
@@ -363,7 +432,7 @@ describe("methods, paths, header fields", () => {
     [`${"application/xml;q=0.5, ".repeat(2000)}text/html`, "html"],
     [`${"text/html;q=0.5, ".repeat(2000)}application/json`, "json"],
   ]) {
-    it(`A6 Accept ${JSON.stringify(accept!.length > 40 ? accept!.slice(0, 40) + "…" : accept)} gets the ${expected}`, async () => {
+    it(`A6 Accept ${JSON.stringify(accept!.length > 40 ? `${accept!.slice(0, 40)}…` : accept)} gets the ${expected}`, async () => {
       const response = await harness().fetch({ headers: { Accept: accept! } });
       expect(response.status).toBe(200);
       expect(await response.text()).toBe(expected === "html" ? form.page : form.arrival);
@@ -386,7 +455,7 @@ describe("methods, paths, header fields", () => {
     [form.pageEtag, 200],
     ["x".repeat(10_000), 200],
   ] as [string, number][]) {
-    it(`S4 If-None-Match ${JSON.stringify(match.length > 40 ? match.slice(0, 40) + "…" : match)} gets ${expected}`, async () => {
+    it(`S4 If-None-Match ${JSON.stringify(match.length > 40 ? `${match.slice(0, 40)}…` : match)} gets ${expected}`, async () => {
       const response = await harness().fetch({ headers: { "If-None-Match": match } });
       expect(response.status).toBe(expected);
       expect(await response.text()).toBe(expected === 304 ? "" : form.arrival);
@@ -411,7 +480,8 @@ describe("methods, paths, header fields", () => {
 });
 
 /** The example worker of wrangler.toml, inside workerd with its local KV namespace. */
-const worker = (path: string, init?: RequestInit) => exports.default.fetch(new Request(`https://pages.example${path}`, init));
+const worker = (path: string, init?: RequestInit) =>
+  exports.default.fetch(new Request(`https://pages.example${path}`, init));
 
 describe("the example server", () => {
   it("A1 V3 every form in forms/ has its own address: /feedback serves forms/feedback.json and enforces it", async () => {
@@ -420,11 +490,16 @@ describe("the example server", () => {
     expect(await get.text()).toBe(feedbackForm.arrival);
     expect(get.headers.get("etag")).toBe(feedbackForm.etag);
     expect(get.headers.get("gpt-type")).toBe("feedback");
-    const post = (body: string) => worker("/feedback", { method: "POST", body, headers: { "Content-Type": "application/json" } });
+    const post = (body: string) =>
+      worker("/feedback", { method: "POST", body, headers: { "Content-Type": "application/json" } });
     const accepted = await post('{"rating": 4, "topic": "page-address", "comment": "One POST."}');
     expect(accepted.status).toBe(200);
     expect(await accepted.json()).toEqual({ received: true, rating: 4 });
-    for (const body of ['{"rating": 6, "topic": "page-address"}', '{"rating": 4, "topic": "page-address", "rating": 5}', page()]) {
+    for (const body of [
+      '{"rating": 6, "topic": "page-address"}',
+      '{"rating": 4, "topic": "page-address", "rating": 5}',
+      page(),
+    ]) {
       const rejected = await post(body);
       expect(rejected.status).toBe(204);
       expect(await rejected.text()).toBe("");
@@ -458,7 +533,16 @@ describe("the example server", () => {
     expect(stored.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
-  for (const href of ["javascript:alert(1)", "JAVASCRIPT:alert(1)", 'https://x" onmouseover="alert(1)', "https://x.example/\nfoo", "data:text/html,<script>alert(1)</script>", "//x.example/", "https://user@x.example/", "http://x.example/"]) {
+  for (const href of [
+    "javascript:alert(1)",
+    "JAVASCRIPT:alert(1)",
+    'https://x" onmouseover="alert(1)',
+    "https://x.example/\nfoo",
+    "data:text/html,<script>alert(1)</script>",
+    "//x.example/",
+    "https://user@x.example/",
+    "http://x.example/",
+  ]) {
     it(`S2 the link ${JSON.stringify(href)} is refused by the form, so nothing is stored`, async () => {
       const response = await worker("/page", { method: "POST", body: page(JSON.stringify({ text: "x", href })) });
       expect(response.status).toBe(204);
@@ -482,8 +566,15 @@ describe("the example server", () => {
     }
   });
 
-  for (const id of ["..%2Fpage", "%00", "x".repeat(5000), "00000000-0000-4000-8000-000000000000", "00000000-0000-4000-8000-00000000000G", "<script>alert(1)</script>"]) {
-    it(`/pages/${id.length > 40 ? id.slice(0, 40) + "…" : id} is no page: 404 as plain text, nothing reflected`, async () => {
+  for (const id of [
+    "..%2Fpage",
+    "%00",
+    "x".repeat(5000),
+    "00000000-0000-4000-8000-000000000000",
+    "00000000-0000-4000-8000-00000000000G",
+    "<script>alert(1)</script>",
+  ]) {
+    it(`/pages/${id.length > 40 ? `${id.slice(0, 40)}…` : id} is no page: 404 as plain text, nothing reflected`, async () => {
       const response = await worker(`/pages/${id}`);
       expect(response.status).toBe(404);
       expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
@@ -530,7 +621,10 @@ describe("a body whose cancel never settles (edge-runtime's request bodies)", ()
   }
   /** Fails instead of hanging when the answer waits for the cancel. */
   const settled = (response: Promise<Response>) =>
-    Promise.race([response, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no answer within 2 s")), 2000))]);
+    Promise.race([
+      response,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no answer within 2 s")), 2000)),
+    ]);
 
   it("V1 a Content-Length over the limit is answered 204 at once, and the body is cancelled", async () => {
     const h = harness({ maxBytes: 1000 });
@@ -563,7 +657,7 @@ describe("a body whose cancel never settles (edge-runtime's request bodies)", ()
 });
 
 describe("an act's answer is never read as HTML", () => {
-  it("S1 a text/plain form post whose body is JSON (name `{\"text\":\"<script>…`, value `\"}`) is an act; its answer is JSON with nosniff", async () => {
+  it('S1 a text/plain form post whose body is JSON (name `{"text":"<script>…`, value `"}`) is an act; its answer is JSON with nosniff', async () => {
     // What a third-party page's <form enctype="text/plain" method="post"> sends: name=value.
     const body = `${'{"title":"<script>alert(1)</script>","blocks":[{"type":"paragraph","spans":[{"text":"x'}=${'"}]}]}'}`;
     const h = harness({ act: (value) => value });
@@ -576,7 +670,7 @@ describe("an act's answer is never read as HTML", () => {
 
   it("X3 a development problem report is not sniffed either", async () => {
     const h = harness({ development: true });
-    const response = await h.post(page() + "x");
+    const response = await h.post(`${page()}x`);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
   });
@@ -592,9 +686,12 @@ describe("S1 mutated bodies never crash the address", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 0, max: seeds.length - 1 }),
-        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "insert", "delete")), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "insert", "delete")), {
+          minLength: 1,
+          maxLength: 4,
+        }),
         async (which, edits) => {
-          let body = Array.from(seeds[which]!);
+          const body = Array.from(seeds[which]!);
           for (const [at, byte, kind] of edits) {
             const i = at % (body.length + 1);
             if (kind === "set" && i < body.length) body[i] = byte;
@@ -659,7 +756,9 @@ describe("C1 V1 readBody keeps the bytes exactly, however they are chunked", () 
             });
           const bytes = await readBody(request(withLength), { maxBytes: data.length });
           expect(bytes).toEqual(data);
-          await expect(readBody(request(false), { maxBytes: data.length - 1 })).rejects.toBeInstanceOf(ContentTooLargeError);
+          await expect(readBody(request(false), { maxBytes: data.length - 1 })).rejects.toBeInstanceOf(
+            ContentTooLargeError,
+          );
         },
       ),
       { numRuns: 150, seed: 1130 },
@@ -710,7 +809,13 @@ describe("A5 no answer carries a field set on an earlier answer", () => {
     };
     globalThis.Response = KeepsHeaders as typeof Response;
     try {
-      const inits: (RequestInit | undefined)[] = [undefined, { method: "HEAD" }, { headers: { Accept: "text/html" } }, { headers: { "If-None-Match": "*" } }, { method: "POST", body: "x" }];
+      const inits: (RequestInit | undefined)[] = [
+        undefined,
+        { method: "HEAD" },
+        { headers: { Accept: "text/html" } },
+        { headers: { "If-None-Match": "*" } },
+        { method: "POST", body: "x" },
+      ];
       for (const init of inits) {
         expect(await send("/page?tag", init)).toMatch(/^seen=\d+$/);
         expect(await send("/page", init)).toBeNull();

@@ -7,7 +7,17 @@ import { prefersHtml } from "../../src/address/negotiate.ts";
 
 describe("prefersHtml", () => {
   it("A6 never chooses HTML unless text/html itself is named and acceptable", () => {
-    for (const accept of [null, "", "*/*", "text/*", "application/json", "text/plain", "text/htm", "text/html;q=0", "text/html;q=0.000"]) {
+    for (const accept of [
+      null,
+      "",
+      "*/*",
+      "text/*",
+      "application/json",
+      "text/plain",
+      "text/htm",
+      "text/html;q=0",
+      "text/html;q=0.000",
+    ]) {
       expect(prefersHtml(accept), String(accept)).toBe(false);
     }
   });

@@ -157,7 +157,9 @@ describe("readBody: Content-Length can reject early, never accept", () => {
   });
 
   it("rejects a Content-Length larger than the real body", async () => {
-    const error = await rejection(readBody(post(source([bytes(10)]).stream, { "content-length": "20" }), { maxBytes: MAX }));
+    const error = await rejection(
+      readBody(post(source([bytes(10)]).stream, { "content-length": "20" }), { maxBytes: MAX }),
+    );
     expect(error).toBeInstanceOf(BodyReadError);
     expect((error as BodyReadError).code).toBe("content-length-mismatch");
   });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { receivedRequest } from "../../src/example/received-request.ts";
-import worker from "../../src/example/worker.ts";
+import { receivedRequest } from "../../examples/pages/received-request.ts";
+import worker from "../../examples/pages/worker.ts";
 
 /** The worker awaits everything it does; nothing is left for waitUntil. */
 function createExecutionContext(): ExecutionContext {
@@ -28,7 +28,11 @@ describe("receivedRequest (npm start's workaround for wrangler dev)", () => {
   it("reads the whole upload and keeps method, URL, header fields and bytes", async () => {
     const { body, seen } = countedBody(3, 4);
     const received = await receivedRequest(
-      new Request("http://x.test/page?q=1", { method: "POST", body, headers: { "Content-Type": "text/plain", "GPT-Actor": "a" } }),
+      new Request("http://x.test/page?q=1", {
+        method: "POST",
+        body,
+        headers: { "Content-Type": "text/plain", "GPT-Actor": "a" },
+      }),
     );
     expect(seen).toEqual({ chunks: 3, cancelled: false });
     expect(received.method).toBe("POST");
@@ -62,7 +66,11 @@ describe("receivedRequest (npm start's workaround for wrangler dev)", () => {
 
   it("without DRAIN_REQUEST_BODIES (a deployed worker) the address stops reading at the limit", async () => {
     const { body, seen } = countedBody(40, 64 * 1024);
-    const response = await worker.fetch(new Request("http://x.test/page", { method: "POST", body }), env, createExecutionContext());
+    const response = await worker.fetch(
+      new Request("http://x.test/page", { method: "POST", body }),
+      env,
+      createExecutionContext(),
+    );
     expect(response.status).toBe(204);
     expect(seen.chunks).toBeLessThan(40);
     expect(seen.cancelled).toBe(true);

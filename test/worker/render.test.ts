@@ -3,8 +3,8 @@
  * everything an actor or a form author wrote.
  */
 import { describe, expect, it } from "vitest";
-import { renderArrivalPage } from "../../src/address/page.ts";
-import { renderPage, type PageDocument } from "../../src/example/render.ts";
+import { type PageDocument, renderPage } from "../../examples/pages/render.ts";
+import { renderArrivalPage } from "../../src/compile/page.ts";
 
 const hostile = `<script>alert(1)</script><img src=x onerror=alert(2)>"'&`;
 
@@ -15,7 +15,16 @@ describe("renderPage", () => {
       blocks: [
         { type: "heading", level: 1, spans: [{ text: hostile }] },
         { type: "paragraph", spans: [{ text: hostile, marks: ["bold", "code"] }] },
-        { type: "list", ordered: true, items: [{ spans: [{ text: hostile }], children: { type: "list", ordered: false, items: [{ spans: [{ text: hostile }] }] } }] },
+        {
+          type: "list",
+          ordered: true,
+          items: [
+            {
+              spans: [{ text: hostile }],
+              children: { type: "list", ordered: false, items: [{ spans: [{ text: hostile }] }] },
+            },
+          ],
+        },
       ],
     };
     const html = renderPage(page);

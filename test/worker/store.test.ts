@@ -3,8 +3,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { MemoryPageStore, type PageStore } from "../../src/example/store.ts";
-import { WorkersKvPageStore } from "../../src/example/stores/workers-kv.ts";
+import { MemoryPageStore, type PageStore } from "../../examples/pages/store.ts";
+import { WorkersKvPageStore } from "../../examples/pages/stores/workers-kv.ts";
 
 const stores: [string, () => PageStore][] = [
   ["MemoryPageStore", () => new MemoryPageStore()],

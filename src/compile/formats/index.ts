@@ -16,7 +16,20 @@ import { uri, uriReference } from "./uri.ts";
 export type { FormatCheck } from "./format-check.ts";
 
 const checks: ReadonlyArray<FormatCheck> = [
-  date, time, dateTime, duration, email, hostname, ipv4, ipv6, uri, uriReference, uuid, jsonPointer, relativeJsonPointer, regex,
+  date,
+  time,
+  dateTime,
+  duration,
+  email,
+  hostname,
+  ipv4,
+  ipv6,
+  uri,
+  uriReference,
+  uuid,
+  jsonPointer,
+  relativeJsonPointer,
+  regex,
 ];
 
 /** Names of the formats the compiler asserts. */

@@ -15,7 +15,12 @@ export const $schema: Keyword = {
   check(value, at) {
     expectString(value, at);
     if (!dialect.test(value as string)) {
-      throw new FormError("unsupported-dialect", at, "$schema", `only https://json-schema.org/draft/2020-12/schema is accepted, not ${JSON.stringify(value)}`);
+      throw new FormError(
+        "unsupported-dialect",
+        at,
+        "$schema",
+        `only https://json-schema.org/draft/2020-12/schema is accepted, not ${JSON.stringify(value)}`,
+      );
     }
   },
 };

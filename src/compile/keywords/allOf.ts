@@ -13,6 +13,8 @@ export const allOf: Keyword = {
   check: expectSchemaList,
   subschemas: list,
   emit({ value, at, data, body, compiler }) {
-    (value as unknown[]).forEach((_, index) => compiler.inline(childPointer(at, index), data, body));
+    (value as unknown[]).forEach((_, index) => {
+      compiler.inline(childPointer(at, index), data, body);
+    });
   },
 };

@@ -6,7 +6,7 @@
 import type { Keyword } from "../keyword.ts";
 import { expectSchemaList, list } from "../keyword-values.ts";
 import { childPointer } from "../pointer.ts";
-import { js, join } from "../safe-format.ts";
+import { join, js } from "../safe-format.ts";
 
 export const anyOf: Keyword = {
   name: "anyOf",

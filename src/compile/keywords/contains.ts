@@ -15,8 +15,8 @@ export const contains: Keyword = {
   check: expectSchema,
   subschemas: one,
   emit({ node, pointer, at, data, body, compiler }) {
-    const min = typeof node["minContains"] === "number" ? node["minContains"] : 1;
-    const max = typeof node["maxContains"] === "number" ? node["maxContains"] : undefined;
+    const min = typeof node.minContains === "number" ? node.minContains : 1;
+    const max = typeof node.maxContains === "number" ? node.maxContains : undefined;
     if (min === 0 && max === undefined) return;
     const count = body.local("n");
     const index = body.local("i");
@@ -24,12 +24,17 @@ export const contains: Keyword = {
     body.line(js`let ${count} = 0;`);
     if (max === undefined) {
       // Stop as soon as enough items matched.
-      body.line(js`for (let ${index} = 0; ${index} < ${data}.length && ${count} < ${min}; ${index}++) if (${test}) ${count}++;`);
+      body.line(
+        js`for (let ${index} = 0; ${index} < ${data}.length && ${count} < ${min}; ${index}++) if (${test}) ${count}++;`,
+      );
     } else {
       body.line(js`for (let ${index} = 0; ${index} < ${data}.length; ${index}++) if (${test}) ${count}++;`);
     }
     const where = (name: string): string => (Object.hasOwn(node, name) ? childPointer(pointer, name) : at);
-    if (min > 0) body.line(js`if (${count} < ${min}) ${compiler.fail(min === 1 && !Object.hasOwn(node, "minContains") ? at : where("minContains"))}`);
+    if (min > 0)
+      body.line(
+        js`if (${count} < ${min}) ${compiler.fail(min === 1 && !Object.hasOwn(node, "minContains") ? at : where("minContains"))}`,
+      );
     if (max !== undefined) body.line(js`if (${count} > ${max}) ${compiler.fail(where("maxContains"))}`);
   },
 };

@@ -14,13 +14,15 @@ export const dependentRequired: Keyword = {
   instance: "object",
   check(value, at) {
     expectSchemaMap(value, at);
-    for (const [name, names] of Object.entries(value as Record<string, unknown>)) expectNames(names, childPointer(at, name));
+    for (const [name, names] of Object.entries(value as Record<string, unknown>))
+      expectNames(names, childPointer(at, name));
   },
   emit({ value, at, data, body, compiler }) {
     for (const [name, names] of Object.entries(value as Record<string, string[]>)) {
       if (names.length === 0) continue;
       body.open(js`if (${present(compiler, data, name)}) {`);
-      for (const other of names) body.line(js`if (!(${present(compiler, data, other)})) ${compiler.fail(childPointer(at, name))}`);
+      for (const other of names)
+        body.line(js`if (!(${present(compiler, data, other)})) ${compiler.fail(childPointer(at, name))}`);
       body.close();
     }
   },

@@ -5,7 +5,7 @@
  */
 import type { Keyword } from "../keyword.ts";
 import { expectJson, refuseValue } from "../keyword-values.ts";
-import { type Code, js, join } from "../safe-format.ts";
+import { type Code, join, js } from "../safe-format.ts";
 
 /** Up to this many primitive members, `enum` is a chain of `===`; above it, a `Set`. */
 const chainLimit = 8;
@@ -23,7 +23,10 @@ export const $enum: Keyword = {
     let test: Code;
     if (members.length === 0) test = js`false`;
     else if (primitive && members.length <= chainLimit) {
-      test = join(members.map((member) => js`${data} === ${member as string | number | boolean | null}`), js` || `);
+      test = join(
+        members.map((member) => js`${data} === ${member as string | number | boolean | null}`),
+        js` || `,
+      );
     } else if (primitive) {
       test = js`${compiler.constant(members, "Set")}.has(${data})`;
     } else {

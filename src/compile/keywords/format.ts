@@ -15,7 +15,8 @@ export const format: Keyword = {
   check(value, at) {
     expectString(value, at);
     if (!formatNames.includes(value as string)) {
-      const reason = refusedFormats.get(value as string) ?? `not asserted by this compiler (supported: ${formatNames.join(", ")})`;
+      const reason =
+        refusedFormats.get(value as string) ?? `not asserted by this compiler (supported: ${formatNames.join(", ")})`;
       throw new FormError("unsupported-format", at, "format", `format ${JSON.stringify(value)} is refused: ${reason}`);
     }
   },

@@ -15,8 +15,8 @@ export const $if: Keyword = {
   check: expectSchema,
   subschemas: one,
   emit({ node, pointer, at, data, body, compiler }) {
-    const then = Object.hasOwn(node, "then") && node["then"] !== true;
-    const otherwise = Object.hasOwn(node, "else") && node["else"] !== true;
+    const then = Object.hasOwn(node, "then") && node.then !== true;
+    const otherwise = Object.hasOwn(node, "else") && node.else !== true;
     if (!then && !otherwise) return;
     const test = compiler.test(at, data);
     if (then) {

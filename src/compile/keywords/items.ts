@@ -14,7 +14,7 @@ export const items: Keyword = {
   check: expectSchema,
   subschemas: one,
   emit({ node, value, at, data, body, compiler }) {
-    const start = Array.isArray(node["prefixItems"]) ? node["prefixItems"].length : 0;
+    const start = Array.isArray(node.prefixItems) ? node.prefixItems.length : 0;
     if (value === true) return;
     if (value === false) {
       body.line(js`if (${data}.length > ${start}) ${compiler.fail(at)}`);

@@ -14,6 +14,8 @@ export const maxLength: Keyword = {
   emit({ value, at, data, body, compiler }) {
     // A string never has more code points than code units: count only when `length` exceeds.
     const limit = value as number;
-    body.line(js`if (${data}.length > ${limit} && ${compiler.helper("codePointLength")}(${data}) > ${limit}) ${compiler.fail(at)}`);
+    body.line(
+      js`if (${data}.length > ${limit} && ${compiler.helper("codePointLength")}(${data}) > ${limit}) ${compiler.fail(at)}`,
+    );
   },
 };

@@ -6,7 +6,7 @@
  */
 import type { KeywordContext } from "../keyword.ts";
 import { childPointer } from "../pointer.ts";
-import { type Code, js, join } from "../safe-format.ts";
+import { type Code, join, js } from "../safe-format.ts";
 
 /** Up to this many declared names, "is it declared?" is a chain of `!==`; above it, a `Set`. */
 const chainLimit = 8;
@@ -14,14 +14,24 @@ const chainLimit = 8;
 const owners = ["patternProperties", "additionalProperties", "propertyNames"] as const;
 
 /** Emits the member loop, once per node: only the first present owner keyword does. */
-export function emitMemberLoop(keyword: (typeof owners)[number], { node, pointer, data, body, compiler }: KeywordContext): void {
+export function emitMemberLoop(
+  keyword: (typeof owners)[number],
+  { node, pointer, data, body, compiler }: KeywordContext,
+): void {
   const first = owners.find((name) => Object.hasOwn(node, name));
   if (first !== keyword) return;
-  const patterns = Object.hasOwn(node, "patternProperties") ? Object.entries(node["patternProperties"] as Record<string, unknown>) : [];
-  const additional = node["additionalProperties"];
-  const names = node["propertyNames"];
+  const patterns = Object.hasOwn(node, "patternProperties")
+    ? Object.entries(node.patternProperties as Record<string, unknown>)
+    : [];
+  const additional = node.additionalProperties;
+  const names = node.propertyNames;
   const usefulPatterns = patterns.filter(([, schema]) => schema !== true || additional !== undefined);
-  if (usefulPatterns.length === 0 && (additional === undefined || additional === true) && (names === undefined || names === true)) return;
+  if (
+    usefulPatterns.length === 0 &&
+    (additional === undefined || additional === true) &&
+    (names === undefined || names === true)
+  )
+    return;
 
   const key = body.local("k");
   // for…in allocates nothing (Object.keys does); it also yields inherited enumerable names,
@@ -29,7 +39,8 @@ export function emitMemberLoop(keyword: (typeof owners)[number], { node, pointer
   // never over-lenient.
   body.open(js`for (const ${key} in ${data}) {`);
   if (names !== undefined && names !== true) compiler.inline(childPointer(pointer, "propertyNames"), key, body);
-  const needsValue = patterns.some(([, schema]) => schema !== true) || (additional !== undefined && typeof additional !== "boolean");
+  const needsValue =
+    patterns.some(([, schema]) => schema !== true) || (additional !== undefined && typeof additional !== "boolean");
   const item = needsValue ? body.local("d") : key;
   if (needsValue) body.line(js`const ${item} = ${data}[${key}];`);
   const matched: Code[] = [];
@@ -42,7 +53,7 @@ export function emitMemberLoop(keyword: (typeof owners)[number], { node, pointer
     body.close();
   }
   if (additional !== undefined && additional !== true) {
-    const declared = Object.keys((node["properties"] ?? {}) as Record<string, unknown>);
+    const declared = Object.keys((node.properties ?? {}) as Record<string, unknown>);
     const tests: Code[] = [];
     if (declared.length > chainLimit) tests.push(js`!${compiler.constant(declared, "Set")}.has(${key})`);
     else for (const name of declared) tests.push(js`${key} !== ${name}`);

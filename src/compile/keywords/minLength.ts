@@ -16,6 +16,8 @@ export const minLength: Keyword = {
     const limit = value as number;
     if (limit === 0) return;
     const count = compiler.helper("codePointLength");
-    body.line(js`if (${data}.length < ${limit * 2} && (${data}.length < ${limit} || ${count}(${data}) < ${limit})) ${compiler.fail(at)}`);
+    body.line(
+      js`if (${data}.length < ${limit * 2} && (${data}.length < ${limit} || ${count}(${data}) < ${limit})) ${compiler.fail(at)}`,
+    );
   },
 };

@@ -19,7 +19,9 @@ export const multipleOf: Keyword = {
     const divisor = value as number;
     if (Number.isSafeInteger(divisor)) {
       // Both safe integers: the remainder is exact. Otherwise fall back to decimal arithmetic.
-      body.line(js`if (Number.isSafeInteger(${data}) ? ${data} % ${divisor} !== 0 : !${compiler.helper("multipleOf")}(${data}, ${divisor})) ${compiler.fail(at)}`);
+      body.line(
+        js`if (Number.isSafeInteger(${data}) ? ${data} % ${divisor} !== 0 : !${compiler.helper("multipleOf")}(${data}, ${divisor})) ${compiler.fail(at)}`,
+      );
     } else {
       body.line(js`if (!${compiler.helper("multipleOf")}(${data}, ${divisor})) ${compiler.fail(at)}`);
     }

@@ -14,7 +14,12 @@ export function checkRegex(source: string, at: string, keyword: string): void {
   try {
     new RegExp(source, "u");
   } catch (error) {
-    throw new FormError("invalid-pattern", at, keyword, `not an ECMAScript regular expression with the u flag: ${(error as Error).message}`);
+    throw new FormError(
+      "invalid-pattern",
+      at,
+      keyword,
+      `not an ECMAScript regular expression with the u flag: ${(error as Error).message}`,
+    );
   }
 }
 

@@ -15,7 +15,8 @@ export const patternProperties: Keyword = {
   instance: "object",
   check(value, at) {
     expectSchemaMap(value, at);
-    for (const source of Object.keys(value as object)) checkRegex(source, childPointer(at, source), "patternProperties");
+    for (const source of Object.keys(value as object))
+      checkRegex(source, childPointer(at, source), "patternProperties");
   },
   subschemas: map,
   emit: (context) => emitMemberLoop("patternProperties", context),

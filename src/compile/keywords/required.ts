@@ -13,7 +13,7 @@ export const required: Keyword = {
   instance: "object",
   check: expectNames,
   emit({ node, value, at, data, body, members, compiler }) {
-    const declared = (node["properties"] ?? {}) as Record<string, unknown>;
+    const declared = (node.properties ?? {}) as Record<string, unknown>;
     for (const name of value as string[]) {
       if (!Object.hasOwn(declared, name)) {
         body.line(js`if (!(${present(compiler, data, name)})) ${compiler.fail(at)}`);
@@ -22,7 +22,9 @@ export const required: Keyword = {
       // Read the member once: `properties` checks this local instead of reading it again.
       const local = body.local("d");
       body.line(js`const ${local} = ${member(data, name)};`);
-      body.line(js`if (${local} === undefined || !${compiler.helper("hasOwn")}(${data}, ${name})) ${compiler.fail(at)}`);
+      body.line(
+        js`if (${local} === undefined || !${compiler.helper("hasOwn")}(${data}, ${name})) ${compiler.fail(at)}`,
+      );
       members.set(name, local);
     }
   },

@@ -6,7 +6,7 @@
  */
 import type { Keyword } from "../keyword.ts";
 import { refuseValue } from "../keyword-values.ts";
-import { js, join } from "../safe-format.ts";
+import { join, js } from "../safe-format.ts";
 import { type TypeName, typeNames, typeTest } from "./type-guards.ts";
 
 function isTypeName(value: unknown): value is TypeName {
@@ -26,7 +26,9 @@ export const type: Keyword = {
   emit({ value, at, data, body, compiler }) {
     let names = (Array.isArray(value) ? value : [value]) as TypeName[];
     if (names.includes("number")) names = names.filter((name) => name !== "integer");
-    const tests = names.map((name) => (names.length > 1 && name === "object" ? js`(${typeTest(name, data)})` : typeTest(name, data)));
+    const tests = names.map((name) =>
+      names.length > 1 && name === "object" ? js`(${typeTest(name, data)})` : typeTest(name, data),
+    );
     body.line(js`if (!(${join(tests, js` || `)})) ${compiler.fail(at)}`);
   },
 };

@@ -1,9 +1,9 @@
-import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { FormFileError, buildForms } from "../../../src/compile/build-forms.ts";
+import { buildForms, FormFileError } from "../../../src/compile/build-forms.ts";
 
 const roots: string[] = [];
 
@@ -20,8 +20,15 @@ async function project(files: Record<string, string>): Promise<string> {
   return root;
 }
 
-const arrival = (s: unknown) => JSON.stringify({ p: "Send a greeting.", m: [{ role: "user", content: "hi" }], s }, null, 2);
-const greeting = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", additionalProperties: false, required: ["text"], properties: { text: { type: "string", maxLength: 5 } } };
+const arrival = (s: unknown) =>
+  JSON.stringify({ p: "Send a greeting.", m: [{ role: "user", content: "hi" }], s }, null, 2);
+const greeting = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  additionalProperties: false,
+  required: ["text"],
+  properties: { text: { type: "string", maxLength: 5 } },
+};
 
 async function buildError(root: string): Promise<FormFileError> {
   const error = await buildForms({ root, outDir: "out" }).then(
@@ -51,7 +58,9 @@ describe("buildForms", () => {
   });
 
   it("A2 refuses a form file that is not an arrival document {p, m, s}", async () => {
-    const error = await buildError(await project({ "x.json": JSON.stringify({ p: "x", m: [{ role: "user" }], s: {} }) }));
+    const error = await buildError(
+      await project({ "x.json": JSON.stringify({ p: "x", m: [{ role: "user" }], s: {} }) }),
+    );
     expect(error).toMatchObject({ file: "forms/x.json", pointer: "/m/0" });
     expect(error.message).toMatch(/^forms\/x\.json#\/m\/0: a message must be an object/);
   });
@@ -68,13 +77,18 @@ describe("buildForms", () => {
   });
 
   it("V4 refuses a keyword the compiler does not implement, naming its pointer", async () => {
-    const error = await buildError(await project({ "x.json": arrival({ type: "object", unevaluatedProperties: false }) }));
+    const error = await buildError(
+      await project({ "x.json": arrival({ type: "object", unevaluatedProperties: false }) }),
+    );
     expect(error.pointer).toBe("/s/unevaluatedProperties");
     expect(error.file).toBe("forms/x.json");
   });
 
   it("writes nothing when any form fails", async () => {
-    const root = await project({ "a.json": arrival(greeting), "b.json": arrival({ type: "object", unevaluatedProperties: false }) });
+    const root = await project({
+      "a.json": arrival(greeting),
+      "b.json": arrival({ type: "object", unevaluatedProperties: false }),
+    });
     await buildError(root);
     await expect(readFile(join(root, "out", "a.ts"), "utf8")).rejects.toThrow(/ENOENT/);
   });

@@ -22,16 +22,31 @@ describe("V2 admittedDepth bounds the nesting a form admits", () => {
     expect(admittedDepth({ type: "object", properties: { a: { type: "string" } } })).toBeNull(); // open object
     expect(admittedDepth({ type: "array" })).toBeNull();
     expect(admittedDepth({ properties: { a: { type: "string" } }, additionalProperties: false })).toBeNull(); // could be an array
-    expect(admittedDepth({ type: "object", additionalProperties: false, properties: { a: { not: { type: "string" } } } })).toBeNull();
+    expect(
+      admittedDepth({ type: "object", additionalProperties: false, properties: { a: { not: { type: "string" } } } }),
+    ).toBeNull();
   });
 
   it("is null for a recursive $ref, finite for the same shape unrolled (F4)", () => {
-    const tree = { $ref: "#/$defs/node", $defs: { node: { type: "object", additionalProperties: false, properties: { kids: { type: "array", items: { $ref: "#/$defs/node" } } } } } };
+    const tree = {
+      $ref: "#/$defs/node",
+      $defs: {
+        node: {
+          type: "object",
+          additionalProperties: false,
+          properties: { kids: { type: "array", items: { $ref: "#/$defs/node" } } },
+        },
+      },
+    };
     expect(admittedDepth(tree)).toBeNull();
     const unrolled = {
       $ref: "#/$defs/a",
       $defs: {
-        a: { type: "object", additionalProperties: false, properties: { kids: { type: "array", items: { $ref: "#/$defs/b" } } } },
+        a: {
+          type: "object",
+          additionalProperties: false,
+          properties: { kids: { type: "array", items: { $ref: "#/$defs/b" } } },
+        },
         b: { type: "object", additionalProperties: false },
       },
     };
@@ -47,7 +62,9 @@ describe("V2 admittedDepth bounds the nesting a form admits", () => {
   });
 
   it("is 17 for the bench page form (lists unrolled to depth 4)", () => {
-    const form = JSON.parse(readFileSync(fileURLToPath(new URL("../../../bench/page.form.json", import.meta.url).href), "utf8")) as unknown;
+    const form = JSON.parse(
+      readFileSync(fileURLToPath(new URL("../../../bench/page.form.json", import.meta.url).href), "utf8"),
+    ) as unknown;
     expect(admittedDepth(form)).toBe(17);
   });
 });

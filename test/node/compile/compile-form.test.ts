@@ -19,8 +19,15 @@ const forms = {
   constDeep: { const: { x: 1, y: { z: [0] } } },
   uniqueDeep: { uniqueItems: true },
   required: { required: ["toString"] },
-  properties: JSON.parse('{"properties": {"constructor": {"type": "string"}, "__proto__": {"type": "number"}}}') as unknown,
-  failures: { type: "object", required: ["a"], properties: { a: { type: "array", items: { $ref: "#/$defs/n" } } }, $defs: { n: { maximum: 1 } } },
+  properties: JSON.parse(
+    '{"properties": {"constructor": {"type": "string"}, "__proto__": {"type": "number"}}}',
+  ) as unknown,
+  failures: {
+    type: "object",
+    required: ["a"],
+    properties: { a: { type: "array", items: { $ref: "#/$defs/n" } } },
+    $defs: { n: { maximum: 1 } },
+  },
   beside: { $ref: "#/$defs/n", maximum: 5, $defs: { n: { type: "integer", minimum: 1 } } },
   twice: { properties: { a: { pattern: "^x" }, b: { pattern: "^x" } } },
   protoConst: JSON.parse('{"const": {"__proto__": 1}}') as unknown,
@@ -70,7 +77,12 @@ describe("V3 semantics of the generated validator", () => {
     expect(modules.enumDeep.validate(-0)).toBe(true);
     expect(modules.constDeep.validate({ y: { z: [-0] }, x: 1 })).toBe(true);
     expect(modules.constDeep.validate({ y: { z: [0] }, x: 1, w: 2 })).toBe(false);
-    expect(modules.uniqueDeep.validate([{ a: 1, b: 2 }, { b: 2, a: 1.0 }])).toBe(false);
+    expect(
+      modules.uniqueDeep.validate([
+        { a: 1, b: 2 },
+        { b: 2, a: 1.0 },
+      ]),
+    ).toBe(false);
     expect(modules.uniqueDeep.validate([0, -0])).toBe(false);
     expect(modules.uniqueDeep.validate([1, "1", [1], { 1: 1 }])).toBe(true);
     // Long arrays take the canonical-text path: same answers.
@@ -82,7 +94,7 @@ describe("V3 semantics of the generated validator", () => {
     expect(modules.uniqueDeep.validate([...many, 1, "1", [1]])).toBe(true);
   });
 
-  it("counts only own properties as present (required: [\"toString\"] is not satisfied by {})", () => {
+  it('counts only own properties as present (required: ["toString"] is not satisfied by {})', () => {
     expect(modules.required.validate({})).toBe(false);
     expect(modules.required.validate(JSON.parse('{"toString": 1}'))).toBe(true);
     expect(modules.properties.validate({})).toBe(true); // inherited constructor and __proto__ are absent
@@ -116,7 +128,11 @@ describe("V3 semantics of the generated validator", () => {
 });
 
 describe("V3 the generated module", () => {
-  const page = { type: "object", properties: { a: { pattern: "^x" }, b: { pattern: "^x" } }, additionalProperties: false };
+  const page = {
+    type: "object",
+    properties: { a: { pattern: "^x" }, b: { pattern: "^x" } },
+    additionalProperties: false,
+  };
 
   it("starts with the Go-style generated-code line and imports nothing", () => {
     const source = compileForm(page, { source: "forms/x.json" });
@@ -125,7 +141,10 @@ describe("V3 the generated module", () => {
   });
 
   it("uses neither eval nor new Function", () => {
-    const source = compileForm({ anyOf: [{ format: "date-time" }, { format: "uri" }, { format: "email" }, { format: "regex" }], enum: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] });
+    const source = compileForm({
+      anyOf: [{ format: "date-time" }, { format: "uri" }, { format: "email" }, { format: "regex" }],
+      enum: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    });
     expect(source).not.toMatch(/\beval\b|\bFunction\b/);
   });
 

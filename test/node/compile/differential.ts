@@ -18,13 +18,20 @@ import { loadModules } from "./load-modules.ts";
  * Disagreements that are defects of another validator, each proven by a test in
  * `differential.test.ts` (and by the official suite): ours agrees with the specification.
  */
-export const knownDifferences: ReadonlyArray<{ readonly reason: string; readonly applies: (d: Disagreement) => boolean }> = [
+export const knownDifferences: ReadonlyArray<{
+  readonly reason: string;
+  readonly applies: (d: Disagreement) => boolean;
+}> = [
   {
     reason:
       "ajv 8.20 accepts an empty array against `contains` in some places (beside a `prefixItems` $ref; the second array under " +
-      "`items: {contains}`, strict mode too); `contains` needs one matching item (suite: contains.json \"empty array is invalid\")",
+      '`items: {contains}`, strict mode too); `contains` needs one matching item (suite: contains.json "empty array is invalid")',
     applies: (d) =>
-      d.ours === d.cfworker && d.ajv && !d.ours && JSON.stringify(d.schema).includes('"contains"') && JSON.stringify(d.instance).includes("[]"),
+      d.ours === d.cfworker &&
+      d.ajv &&
+      !d.ours &&
+      JSON.stringify(d.schema).includes('"contains"') &&
+      JSON.stringify(d.instance).includes("[]"),
   },
 ];
 
@@ -56,7 +63,10 @@ export interface DifferentialResult {
 
 /** Runs `formCount` forms × `perForm` instances from `seed`. */
 export async function runDifferential(formCount: number, perForm: number, seed: number): Promise<DifferentialResult> {
-  const cases = fc.sample(fc.tuple(form, fc.array(instance, { minLength: perForm, maxLength: perForm })), { numRuns: formCount, seed });
+  const cases = fc.sample(fc.tuple(form, fc.array(instance, { minLength: perForm, maxLength: perForm })), {
+    numRuns: formCount,
+    seed,
+  });
   const modules = await loadModules(cases.map(([schema]) => compileForm(schema)));
   const strictAjv = new Ajv2020({ strict: true, logger: false });
   const lenientAjv = new Ajv2020({ strict: false, logger: false });
@@ -91,7 +101,8 @@ export async function runDifferential(formCount: number, perForm: number, seed: 
         byAjv = theirs;
       }
       if (ajvMode === "strict") ajvStrictPairs += 1;
-      if (mine !== theirs || mine !== byAjv) disagreements.push({ schema, instance: value, ours: mine, ajv: byAjv, ajvMode, cfworker: theirs });
+      if (mine !== theirs || mine !== byAjv)
+        disagreements.push({ schema, instance: value, ours: mine, ajv: byAjv, ajvMode, cfworker: theirs });
     }
   });
   return { forms: cases.length, pairs, ajvStrictPairs, ajvCrashes, disagreements };

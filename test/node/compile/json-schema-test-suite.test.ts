@@ -15,7 +15,9 @@ const usedRefusals = new Set<number>();
 const usedDifferences = new Set<string>();
 
 function refusalOf(file: string, description: string): number {
-  return refusedGroups.findIndex((rule) => rule.file === file && (rule.description === undefined || rule.description.test(description)));
+  return refusedGroups.findIndex(
+    (rule) => rule.file === file && (rule.description === undefined || rule.description.test(description)),
+  );
 }
 
 const compiled = new Map<string, string>();
@@ -60,7 +62,10 @@ for (const [file, fileGroups] of byFile) {
           const differs = differingTests.has(key);
           if (differs) usedDifferences.add(key);
           const expected = differs ? !test.valid : test.valid;
-          expect(module.validate(test.data), `${test.description}${differs ? ` (ledger: ${differingTests.get(key)})` : ""}`).toBe(expected);
+          expect(
+            module.validate(test.data),
+            `${test.description}${differs ? ` (ledger: ${differingTests.get(key)})` : ""}`,
+          ).toBe(expected);
         }
       });
     }

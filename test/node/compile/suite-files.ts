@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 export interface SuiteTest {

@@ -4,18 +4,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { parseJson } from "../../../src/json/parse.ts";
 import { JsonSyntaxError } from "../../../src/json/json-syntax-error.ts";
-import {
-  mutate,
-  mutationArb,
-  nameArb,
-  policyCodes,
-  spell,
-  spellString,
-  random,
-  treeArb,
-} from "./json-arbitraries.ts";
+import { parseJson } from "../../../src/json/parse.ts";
+import { mutate, mutationArb, nameArb, policyCodes, random, spell, spellString, treeArb } from "./json-arbitraries.ts";
 import { checkMutated, checkSpelled, equalsOracle } from "./json-properties.ts";
 
 const encoder = new TextEncoder();
@@ -32,9 +23,14 @@ describe("differential against JSON.parse (V2)", () => {
 
   test("byte mutations are accepted with JSON.parse's value or rejected for a reason JSON.parse does not check", () => {
     fc.assert(
-      fc.property(treeArb(), fc.integer(), fc.array(mutationArb, { minLength: 1, maxLength: 3 }), (tree, seed, mutations) => {
-        checkMutated(mutate(encoder.encode(spell(tree, seed).text), mutations));
-      }),
+      fc.property(
+        treeArb(),
+        fc.integer(),
+        fc.array(mutationArb, { minLength: 1, maxLength: 3 }),
+        (tree, seed, mutations) => {
+          checkMutated(mutate(encoder.encode(spell(tree, seed).text), mutations));
+        },
+      ),
       { numRuns: 8000 },
     );
   });

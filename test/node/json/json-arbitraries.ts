@@ -61,7 +61,19 @@ const numberArb = fc.oneof(
   fc.integer({ min: -1000, max: 1000 }),
   fc.maxSafeInteger(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.constantFrom(0, -0, MAX_SAFE_INTEGER, -MAX_SAFE_INTEGER, 2 ** 53, 1e16, 1e21, 5e-324, 1.7976931348623157e308, 0.1, 1e-7),
+  fc.constantFrom(
+    0,
+    -0,
+    MAX_SAFE_INTEGER,
+    -MAX_SAFE_INTEGER,
+    2 ** 53,
+    1e16,
+    1e21,
+    5e-324,
+    1.7976931348623157e308,
+    0.1,
+    1e-7,
+  ),
 );
 
 /** Trees of depth at most `maxDepth` (containers counted), members with unique names. */
@@ -230,9 +242,9 @@ export const policyCodes: ReadonlySet<JsonSyntaxErrorCode> = new Set<JsonSyntaxE
 
 /** Bytes worth planting: JSON punctuation, escapes, UTF-8 lead and continuation bytes, a BOM's. */
 const INTERESTING = [
-  0x00, 0x09, 0x0a, 0x0d, 0x20, 0x22, 0x2c, 0x2d, 0x2b, 0x2e, 0x30, 0x31, 0x39, 0x3a, 0x45, 0x5b, 0x5c,
-  0x5d, 0x65, 0x66, 0x6e, 0x74, 0x75, 0x7b, 0x7d, 0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0,
-  0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0x44, 0x38, 0x61,
+  0x00, 0x09, 0x0a, 0x0d, 0x20, 0x22, 0x2c, 0x2d, 0x2b, 0x2e, 0x30, 0x31, 0x39, 0x3a, 0x45, 0x5b, 0x5c, 0x5d, 0x65,
+  0x66, 0x6e, 0x74, 0x75, 0x7b, 0x7d, 0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5,
+  0xff, 0x44, 0x38, 0x61,
 ];
 
 /** One edit of a byte string. */
@@ -254,7 +266,7 @@ export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
 
 /** Applies the mutations in order; positions wrap around the current length. */
 export function mutate(bytes: Uint8Array, mutations: readonly Mutation[]): Uint8Array {
-  let b = Array.from(bytes);
+  const b = Array.from(bytes);
   for (const m of mutations) {
     const len = b.length;
     switch (m.op) {
@@ -296,7 +308,8 @@ export function sameJson(a: unknown, b: unknown): boolean {
     if (ka[k] !== kb[k]) return false;
     const pa = da[ka[k] as string]!;
     const pb = db[kb[k] as string]!;
-    if (pa.enumerable !== pb.enumerable || pa.writable !== pb.writable || pa.configurable !== pb.configurable) return false;
+    if (pa.enumerable !== pb.enumerable || pa.writable !== pb.writable || pa.configurable !== pb.configurable)
+      return false;
     if ("get" in pa || "set" in pa) return false;
     if (!sameJson(pa.value, pb.value)) return false;
   }

@@ -4,9 +4,9 @@
  * same thing.
  */
 import { spawnSync } from "node:child_process";
-import { parseJson } from "../../../src/json/parse.ts";
 import { JsonSyntaxError } from "../../../src/json/json-syntax-error.ts";
-import { policyCodes, sameJson, type Spelled } from "./json-arbitraries.ts";
+import { parseJson } from "../../../src/json/parse.ts";
+import { policyCodes, type Spelled, sameJson } from "./json-arbitraries.ts";
 
 const encoder = new TextEncoder();
 /** The oracle's decoding: not fatal (JSON.parse never sees bytes), BOM stripped as usual. */
@@ -23,7 +23,8 @@ export function ours(bytes: Uint8Array): Outcome {
     return { value: parseJson(bytes) };
   } catch (error) {
     if (error instanceof JsonSyntaxError) {
-      if (!(error.offset >= 0 && error.offset <= bytes.length)) throw new Error(`offset ${error.offset} outside the text`);
+      if (!(error.offset >= 0 && error.offset <= bytes.length))
+        throw new Error(`offset ${error.offset} outside the text`);
       return { error };
     }
     throw error;
@@ -64,7 +65,10 @@ export function equalsOracle(value: unknown, expected: unknown, text: string): b
   if (sameJson(value, expected)) return true;
   const child = spawnSync(
     process.execPath,
-    ["-e", `${tagSource}; let t = ""; process.stdin.on("data", (d) => (t += d)).on("end", () => process.stdout.write(JSON.stringify(tag(JSON.parse(t)))))`],
+    [
+      "-e",
+      `${tagSource}; let t = ""; process.stdin.on("data", (d) => (t += d)).on("end", () => process.stdout.write(JSON.stringify(tag(JSON.parse(t)))))`,
+    ],
     { input: text, encoding: "utf8", maxBuffer: 1 << 26 },
   );
   if (child.status !== 0) return false;
@@ -87,7 +91,8 @@ export function checkSpelled({ text, expect }: Spelled, pad: number): void {
   const result = ours(bytes);
   if (expect.size === 0) {
     if ("error" in result) throw new Error(`rejected (${result.error.code} at ${result.error.offset}): ${show(bytes)}`);
-    if (!equalsOracle(result.value, JSON.parse(padded), padded)) throw new Error(`value differs from JSON.parse: ${show(bytes)}`);
+    if (!equalsOracle(result.value, JSON.parse(padded), padded))
+      throw new Error(`value differs from JSON.parse: ${show(bytes)}`);
   } else if (!("error" in result) || !expect.has(result.error.code)) {
     throw new Error(`expected a rejection for ${[...expect].join(", ")}: ${show(bytes)}`);
   }
@@ -103,10 +108,13 @@ export function checkMutated(bytes: Uint8Array): void {
   const expected = oracle(text);
   if ("error" in result) {
     if (expected !== undefined && !policyCodes.has(result.error.code)) {
-      throw new Error(`rejected (${result.error.code} at ${result.error.offset}) what JSON.parse accepts: ${show(bytes)}`);
+      throw new Error(
+        `rejected (${result.error.code} at ${result.error.offset}) what JSON.parse accepts: ${show(bytes)}`,
+      );
     }
   } else {
     if (expected === undefined) throw new Error(`accepted what JSON.parse rejects: ${show(bytes)}`);
-    if (!equalsOracle(result.value, expected.value, text)) throw new Error(`value differs from JSON.parse: ${show(bytes)}`);
+    if (!equalsOracle(result.value, expected.value, text))
+      throw new Error(`value differs from JSON.parse: ${show(bytes)}`);
   }
 }

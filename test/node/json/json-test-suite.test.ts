@@ -9,8 +9,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { parseJson } from "../../../src/json/parse.ts";
 import { JsonSyntaxError, type JsonSyntaxErrorCode } from "../../../src/json/json-syntax-error.ts";
+import { parseJson } from "../../../src/json/parse.ts";
 
 interface LedgerEntry {
   readonly expect: "accept" | "reject";
@@ -20,10 +20,14 @@ interface LedgerEntry {
 
 const root = join(import.meta.dirname, "../../fixtures/JSONTestSuite");
 const dir = join(root, "test_parsing");
-const ledger = (JSON.parse(readFileSync(join(root, "ledger.json"), "utf8")) as {
-  files: Record<string, LedgerEntry>;
-}).files;
-const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+const ledger = (
+  JSON.parse(readFileSync(join(root, "ledger.json"), "utf8")) as {
+    files: Record<string, LedgerEntry>;
+  }
+).files;
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".json"))
+  .sort();
 
 function bytesOf(file: string): Uint8Array {
   return new Uint8Array(readFileSync(join(dir, file)));

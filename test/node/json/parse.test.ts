@@ -7,8 +7,8 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { DEFAULT_MAX_DEPTH, parseJson } from "../../../src/json/parse.ts";
 import { JsonSyntaxError, type JsonSyntaxErrorCode } from "../../../src/json/json-syntax-error.ts";
+import { DEFAULT_MAX_DEPTH, parseJson } from "../../../src/json/parse.ts";
 import { sameJson, specialNames } from "./json-arbitraries.ts";
 
 /** A text given as a string (UTF-8 encoded) or as raw bytes (hex pairs after `0x`). */
@@ -56,7 +56,13 @@ interface Pair {
 
 const pairs: Pair[] = [
   // Grammar (JSON.parse rejects these too).
-  { title: "bytes after the value", code: "trailing-bytes", rejected: '{"a":1} x', control: '{"a":1} \t\r\n', offset: 8 },
+  {
+    title: "bytes after the value",
+    code: "trailing-bytes",
+    rejected: '{"a":1} x',
+    control: '{"a":1} \t\r\n',
+    offset: 8,
+  },
   { title: "a second value", code: "trailing-bytes", rejected: "1 2", control: "12" },
   { title: "empty text", code: "unexpected-end", rejected: "", control: "0" },
   { title: "unclosed array", code: "unexpected-end", rejected: "[1,2", control: "[1,2]" },
@@ -68,57 +74,265 @@ const pairs: Pair[] = [
   { title: "bare point", code: "unexpected-byte", rejected: "[1.]", control: "[1.0]" },
   { title: "NaN", code: "unexpected-byte", rejected: "NaN", control: "null" },
   { title: "a misspelt literal", code: "unexpected-byte", rejected: "[tru]", control: "[true]" },
-  { title: "a raw control character in a string", code: "control-character", rejected: '"a\u0001b"', control: '"a\\u0001b"', offset: 2 },
+  {
+    title: "a raw control character in a string",
+    code: "control-character",
+    rejected: '"a\u0001b"',
+    control: '"a\\u0001b"',
+    offset: 2,
+  },
   { title: "a raw tab in a string", code: "control-character", rejected: '"a\tb"', control: '"a\\tb"' },
   { title: "an unknown escape", code: "invalid-escape", rejected: '"a\\xb"', control: '"a\\nb"', offset: 2 },
   { title: "a short \\u escape", code: "invalid-escape", rejected: '"\\u12"', control: '"\\u0012"' },
   { title: "a non-hex \\u escape", code: "invalid-escape", rejected: '"\\u00g0"', control: '"\\u00f0"' },
-  { title: "a byte ≥ 0x80 outside a string", code: "unexpected-byte", rejected: { hex: "5b c3a9 5d" }, control: { hex: "5b 22c3a922 5d" } },
+  {
+    title: "a byte ≥ 0x80 outside a string",
+    code: "unexpected-byte",
+    rejected: { hex: "5b c3a9 5d" },
+    control: { hex: "5b 22c3a922 5d" },
+  },
   // I-JSON (RFC 7493) and DESIGN.md §6: JSON.parse accepts these.
   { title: "a duplicate name", code: "duplicate-name", rejected: '{"a":1,"a":2}', control: '{"a":1,"b":2}', offset: 7 },
   { title: "a duplicate name and value", code: "duplicate-name", rejected: '{"a":1,"a":1}', control: '{"a":1,"b":1}' },
-  { title: "a duplicate spelled with an escape", code: "duplicate-name", rejected: '{"a":1,"\\u0061":2}', control: '{"a":1,"\\u0062":2}' },
-  { title: "a duplicate spelled as UTF-8 and as an escape", code: "duplicate-name", rejected: '{"é":1,"\\u00e9":2}', control: '{"é":1,"\\u00e8":2}' },
-  { title: "an astral duplicate as UTF-8 and as a surrogate pair", code: "duplicate-name", rejected: '{"😀":1,"\\uD83D\\uDE00":2}', control: '{"😀":1,"\\uD83D\\uDE01":2}' },
-  { title: "a duplicate after other members", code: "duplicate-name", rejected: '{"a":1,"b":2,"c":3,"b":4}', control: '{"a":1,"b":2,"c":3,"d":4}' },
-  { title: "a duplicate in a nested object", code: "duplicate-name", rejected: '[{"x":{"a":1,"a":2}}]', control: '[{"x":{"a":1},"a":2}]' },
-  { title: "a duplicate after a nested object", code: "duplicate-name", rejected: '{"a":{"a":1},"a":2}', control: '{"a":{"a":1},"b":2}' },
-  { title: "a duplicate __proto__", code: "duplicate-name", rejected: '{"__proto__":1,"__proto__":2}', control: '{"__proto__":1,"__proto_":2}' },
-  { title: "a duplicate __proto__ spelled with escapes", code: "duplicate-name", rejected: '{"__proto__":{},"\\u005f_proto__":[]}', control: '{"__proto__":{},"\\u005f_proto_":[]}' },
-  { title: "a duplicate constructor", code: "duplicate-name", rejected: '{"constructor":1,"constructor":2}', control: '{"constructor":1,"constructo":2}' },
-  { title: "a duplicate toString", code: "duplicate-name", rejected: '{"toString":1,"toString":2}', control: '{"toString":1,"tostring":2}' },
+  {
+    title: "a duplicate spelled with an escape",
+    code: "duplicate-name",
+    rejected: '{"a":1,"\\u0061":2}',
+    control: '{"a":1,"\\u0062":2}',
+  },
+  {
+    title: "a duplicate spelled as UTF-8 and as an escape",
+    code: "duplicate-name",
+    rejected: '{"é":1,"\\u00e9":2}',
+    control: '{"é":1,"\\u00e8":2}',
+  },
+  {
+    title: "an astral duplicate as UTF-8 and as a surrogate pair",
+    code: "duplicate-name",
+    rejected: '{"😀":1,"\\uD83D\\uDE00":2}',
+    control: '{"😀":1,"\\uD83D\\uDE01":2}',
+  },
+  {
+    title: "a duplicate after other members",
+    code: "duplicate-name",
+    rejected: '{"a":1,"b":2,"c":3,"b":4}',
+    control: '{"a":1,"b":2,"c":3,"d":4}',
+  },
+  {
+    title: "a duplicate in a nested object",
+    code: "duplicate-name",
+    rejected: '[{"x":{"a":1,"a":2}}]',
+    control: '[{"x":{"a":1},"a":2}]',
+  },
+  {
+    title: "a duplicate after a nested object",
+    code: "duplicate-name",
+    rejected: '{"a":{"a":1},"a":2}',
+    control: '{"a":{"a":1},"b":2}',
+  },
+  {
+    title: "a duplicate __proto__",
+    code: "duplicate-name",
+    rejected: '{"__proto__":1,"__proto__":2}',
+    control: '{"__proto__":1,"__proto_":2}',
+  },
+  {
+    title: "a duplicate __proto__ spelled with escapes",
+    code: "duplicate-name",
+    rejected: '{"__proto__":{},"\\u005f_proto__":[]}',
+    control: '{"__proto__":{},"\\u005f_proto_":[]}',
+  },
+  {
+    title: "a duplicate constructor",
+    code: "duplicate-name",
+    rejected: '{"constructor":1,"constructor":2}',
+    control: '{"constructor":1,"constructo":2}',
+  },
+  {
+    title: "a duplicate toString",
+    code: "duplicate-name",
+    rejected: '{"toString":1,"toString":2}',
+    control: '{"toString":1,"tostring":2}',
+  },
   { title: "a duplicate empty name", code: "duplicate-name", rejected: '{"":1,"":2}', control: '{"":1," ":2}' },
-  { title: "a duplicate long name", code: "duplicate-name", rejected: `{"${"n".repeat(40)}":1,"${"n".repeat(40)}":2}`, control: `{"${"n".repeat(40)}":1,"${"n".repeat(39)}":2}` },
-  { title: "a byte order mark", code: "byte-order-mark", rejected: { hex: "efbbbf 7b7d" }, control: { hex: "7b7d" }, offset: 0 },
-  { title: "a lone high surrogate escape", code: "lone-surrogate", rejected: '"\\uD800"', control: '"\\uD7FF"', offset: 1 },
+  {
+    title: "a duplicate long name",
+    code: "duplicate-name",
+    rejected: `{"${"n".repeat(40)}":1,"${"n".repeat(40)}":2}`,
+    control: `{"${"n".repeat(40)}":1,"${"n".repeat(39)}":2}`,
+  },
+  {
+    title: "a byte order mark",
+    code: "byte-order-mark",
+    rejected: { hex: "efbbbf 7b7d" },
+    control: { hex: "7b7d" },
+    offset: 0,
+  },
+  {
+    title: "a lone high surrogate escape",
+    code: "lone-surrogate",
+    rejected: '"\\uD800"',
+    control: '"\\uD7FF"',
+    offset: 1,
+  },
   { title: "a lone low surrogate escape", code: "lone-surrogate", rejected: '"\\uDC00"', control: '"\\uE000"' },
-  { title: "a high surrogate before a non-surrogate escape", code: "lone-surrogate", rejected: '"\\uD83D\\u0041"', control: '"\\uD83D\\uDE00"' },
-  { title: "a high surrogate before a character", code: "lone-surrogate", rejected: '"\\uD83Dx"', control: '"\\uD83D\\uDE00x"' },
+  {
+    title: "a high surrogate before a non-surrogate escape",
+    code: "lone-surrogate",
+    rejected: '"\\uD83D\\u0041"',
+    control: '"\\uD83D\\uDE00"',
+  },
+  {
+    title: "a high surrogate before a character",
+    code: "lone-surrogate",
+    rejected: '"\\uD83Dx"',
+    control: '"\\uD83D\\uDE00x"',
+  },
   { title: "inverted surrogates", code: "lone-surrogate", rejected: '"\\uDE00\\uD83D"', control: '"\\uD83D\\uDE00"' },
   { title: "two high surrogates", code: "lone-surrogate", rejected: '"\\uD83D\\uD83D"', control: '"\\uD83D\\uDC3D"' },
-  { title: "an overlong 2-byte sequence", code: "invalid-utf8", rejected: { hex: "22 c0af 22" }, control: { hex: "22 2f 22" }, offset: 1 },
-  { title: "an overlong 3-byte sequence", code: "invalid-utf8", rejected: { hex: "22 e08080 22" }, control: { hex: "22 e0a080 22" } },
-  { title: "an overlong 4-byte sequence", code: "invalid-utf8", rejected: { hex: "22 f08fbfbf 22" }, control: { hex: "22 f0908080 22" } },
-  { title: "an encoded high surrogate", code: "invalid-utf8", rejected: { hex: "22 eda080 22" }, control: { hex: "22 ed9fbf 22" } },
-  { title: "an encoded low surrogate", code: "invalid-utf8", rejected: { hex: "22 edbfbf 22" }, control: { hex: "22 ee8080 22" } },
-  { title: "a code point above U+10FFFF", code: "invalid-utf8", rejected: { hex: "22 f4908080 22" }, control: { hex: "22 f48fbfbf 22" } },
-  { title: "a lead byte F5", code: "invalid-utf8", rejected: { hex: "22 f5808080 22" }, control: { hex: "22 f3808080 22" } },
-  { title: "a truncated 3-byte sequence", code: "invalid-utf8", rejected: { hex: "22 61e282 22" }, control: { hex: "22 61e282ac 22" } },
-  { title: "a truncated 4-byte sequence before an escape", code: "invalid-utf8", rejected: { hex: "22 f09f98 5c6e 22" }, control: { hex: "22 f09f9880 5c6e 22" } },
-  { title: "a stray continuation byte", code: "invalid-utf8", rejected: { hex: "22 61 80 62 22" }, control: { hex: "22 61 c280 62 22" } },
-  { title: "invalid UTF-8 in a member name", code: "invalid-utf8", rejected: { hex: "7b 22 ff 22 3a 31 7d" }, control: { hex: "7b 22 c3bf 22 3a 31 7d" } },
-  { title: "a number overflowing to Infinity", code: "number-out-of-range", rejected: "1e400", control: "1e300", offset: 0 },
-  { title: "a negative number overflowing to -Infinity", code: "number-out-of-range", rejected: "[-1e400]", control: "[-1e-400]" },
-  { title: "a fraction overflowing to Infinity", code: "number-out-of-range", rejected: "1.7976931348623159e308", control: "1.7976931348623157e308" },
-  { title: "a long integer with an exponent overflowing", code: "number-out-of-range", rejected: `1${"0".repeat(400)}e0`, control: `1${"0".repeat(300)}e0` },
-  { title: "an integer literal of 2^53", code: "integer-out-of-range", rejected: "9007199254740992", control: "9007199254740991", offset: 0 },
-  { title: "an integer literal of -2^53", code: "integer-out-of-range", rejected: "[-9007199254740992]", control: "[-9007199254740991]", offset: 1 },
-  { title: "an integer literal of 2^53+1", code: "integer-out-of-range", rejected: "9007199254740993", control: "9007199254740993.0" },
-  { title: "a 400-digit integer literal", code: "integer-out-of-range", rejected: `1${"0".repeat(400)}`, control: `1${"0".repeat(400)}e-400` },
-  { title: "an integer literal beyond 2^53 as a member", code: "integer-out-of-range", rejected: '{"n":10000000000000000}', control: '{"n":1e16}' },
-  { title: "nesting beyond maxDepth (arrays)", code: "depth-exceeded", rejected: "[".repeat(65) + "]".repeat(65), control: "[".repeat(64) + "]".repeat(64), offset: 64 },
-  { title: "nesting beyond maxDepth (objects)", code: "depth-exceeded", rejected: '{"a":'.repeat(64) + "{}" + "}".repeat(64), control: '{"a":'.repeat(63) + "{}" + "}".repeat(63) },
-  { title: "nesting beyond maxDepth (mixed)", code: "depth-exceeded", rejected: '[{"a":'.repeat(32) + "[]" + "}]".repeat(32), control: '[{"a":'.repeat(32) + "0" + "}]".repeat(32) },
+  {
+    title: "an overlong 2-byte sequence",
+    code: "invalid-utf8",
+    rejected: { hex: "22 c0af 22" },
+    control: { hex: "22 2f 22" },
+    offset: 1,
+  },
+  {
+    title: "an overlong 3-byte sequence",
+    code: "invalid-utf8",
+    rejected: { hex: "22 e08080 22" },
+    control: { hex: "22 e0a080 22" },
+  },
+  {
+    title: "an overlong 4-byte sequence",
+    code: "invalid-utf8",
+    rejected: { hex: "22 f08fbfbf 22" },
+    control: { hex: "22 f0908080 22" },
+  },
+  {
+    title: "an encoded high surrogate",
+    code: "invalid-utf8",
+    rejected: { hex: "22 eda080 22" },
+    control: { hex: "22 ed9fbf 22" },
+  },
+  {
+    title: "an encoded low surrogate",
+    code: "invalid-utf8",
+    rejected: { hex: "22 edbfbf 22" },
+    control: { hex: "22 ee8080 22" },
+  },
+  {
+    title: "a code point above U+10FFFF",
+    code: "invalid-utf8",
+    rejected: { hex: "22 f4908080 22" },
+    control: { hex: "22 f48fbfbf 22" },
+  },
+  {
+    title: "a lead byte F5",
+    code: "invalid-utf8",
+    rejected: { hex: "22 f5808080 22" },
+    control: { hex: "22 f3808080 22" },
+  },
+  {
+    title: "a truncated 3-byte sequence",
+    code: "invalid-utf8",
+    rejected: { hex: "22 61e282 22" },
+    control: { hex: "22 61e282ac 22" },
+  },
+  {
+    title: "a truncated 4-byte sequence before an escape",
+    code: "invalid-utf8",
+    rejected: { hex: "22 f09f98 5c6e 22" },
+    control: { hex: "22 f09f9880 5c6e 22" },
+  },
+  {
+    title: "a stray continuation byte",
+    code: "invalid-utf8",
+    rejected: { hex: "22 61 80 62 22" },
+    control: { hex: "22 61 c280 62 22" },
+  },
+  {
+    title: "invalid UTF-8 in a member name",
+    code: "invalid-utf8",
+    rejected: { hex: "7b 22 ff 22 3a 31 7d" },
+    control: { hex: "7b 22 c3bf 22 3a 31 7d" },
+  },
+  {
+    title: "a number overflowing to Infinity",
+    code: "number-out-of-range",
+    rejected: "1e400",
+    control: "1e300",
+    offset: 0,
+  },
+  {
+    title: "a negative number overflowing to -Infinity",
+    code: "number-out-of-range",
+    rejected: "[-1e400]",
+    control: "[-1e-400]",
+  },
+  {
+    title: "a fraction overflowing to Infinity",
+    code: "number-out-of-range",
+    rejected: "1.7976931348623159e308",
+    control: "1.7976931348623157e308",
+  },
+  {
+    title: "a long integer with an exponent overflowing",
+    code: "number-out-of-range",
+    rejected: `1${"0".repeat(400)}e0`,
+    control: `1${"0".repeat(300)}e0`,
+  },
+  {
+    title: "an integer literal of 2^53",
+    code: "integer-out-of-range",
+    rejected: "9007199254740992",
+    control: "9007199254740991",
+    offset: 0,
+  },
+  {
+    title: "an integer literal of -2^53",
+    code: "integer-out-of-range",
+    rejected: "[-9007199254740992]",
+    control: "[-9007199254740991]",
+    offset: 1,
+  },
+  {
+    title: "an integer literal of 2^53+1",
+    code: "integer-out-of-range",
+    rejected: "9007199254740993",
+    control: "9007199254740993.0",
+  },
+  {
+    title: "a 400-digit integer literal",
+    code: "integer-out-of-range",
+    rejected: `1${"0".repeat(400)}`,
+    control: `1${"0".repeat(400)}e-400`,
+  },
+  {
+    title: "an integer literal beyond 2^53 as a member",
+    code: "integer-out-of-range",
+    rejected: '{"n":10000000000000000}',
+    control: '{"n":1e16}',
+  },
+  {
+    title: "nesting beyond maxDepth (arrays)",
+    code: "depth-exceeded",
+    rejected: "[".repeat(65) + "]".repeat(65),
+    control: "[".repeat(64) + "]".repeat(64),
+    offset: 64,
+  },
+  {
+    title: "nesting beyond maxDepth (objects)",
+    code: "depth-exceeded",
+    rejected: `${'{"a":'.repeat(64)}{}${"}".repeat(64)}`,
+    control: `${'{"a":'.repeat(63)}{}${"}".repeat(63)}`,
+  },
+  {
+    title: "nesting beyond maxDepth (mixed)",
+    code: "depth-exceeded",
+    rejected: `${'[{"a":'.repeat(32)}[]${"}]".repeat(32)}`,
+    control: `${'[{"a":'.repeat(32)}0${"}]".repeat(32)}`,
+  },
 ];
 
 describe("each rejection with its accepted control (V2)", () => {
@@ -225,17 +439,34 @@ describe("a hostile realm: Object.prototype frozen or given accessors (in a fres
   test("with Object.prototype frozen, inherited names are still own members; a duplicate is still rejected", () => {
     const frozen = "Object.freeze(Object.prototype);";
     expect(JSON.parse(parseAfter(frozen, '{"toString":1,"constructor":2,"__proto__":3}'))).toEqual({
-      own: [["toString", 1], ["constructor", 2], ["__proto__", 3]],
+      own: [
+        ["toString", 1],
+        ["constructor", 2],
+        ["__proto__", 3],
+      ],
       plain: true,
     });
-    expect(JSON.parse(parseAfter(frozen, '{"toString":1,"toString":2}'))).toEqual({ thrown: "JsonSyntaxError", code: "duplicate-name" });
+    expect(JSON.parse(parseAfter(frozen, '{"toString":1,"toString":2}'))).toEqual({
+      thrown: "JsonSyntaxError",
+      code: "duplicate-name",
+    });
   });
 
   test("an accessor on Object.prototype whose getter returns undefined is never called as a setter", () => {
-    const trap = 'Object.defineProperty(Object.prototype, "trap", { get() { return undefined; }, set() { throw new Error("setter ran"); }, configurable: true });';
-    expect(JSON.parse(parseAfter(trap, '{"a":0,"trap":1}'))).toEqual({ own: [["a", 0], ["trap", 1]], plain: true });
+    const trap =
+      'Object.defineProperty(Object.prototype, "trap", { get() { return undefined; }, set() { throw new Error("setter ran"); }, configurable: true });';
+    expect(JSON.parse(parseAfter(trap, '{"a":0,"trap":1}'))).toEqual({
+      own: [
+        ["a", 0],
+        ["trap", 1],
+      ],
+      plain: true,
+    });
     expect(JSON.parse(parseAfter(trap, '{"trap":1}'))).toEqual({ own: [["trap", 1]], plain: true });
-    expect(JSON.parse(parseAfter(trap, '{"trap":1,"trap":2}'))).toEqual({ thrown: "JsonSyntaxError", code: "duplicate-name" });
+    expect(JSON.parse(parseAfter(trap, '{"trap":1,"trap":2}'))).toEqual({
+      thrown: "JsonSyntaxError",
+      code: "duplicate-name",
+    });
   });
 
   test("an accessor added to Object.prototype after its name was parsed (and cached) is still never called", () => {
@@ -249,12 +480,36 @@ describe("a hostile realm: Object.prototype frozen or given accessors (in a fres
         set() { throw new Error("setter ran"); },
         configurable: true,
       });`;
-    expect(JSON.parse(parseAfter(warmThenTrap("extra"), '{"extra":1,"extra":2}'))).toEqual({ thrown: "JsonSyntaxError", code: "duplicate-name" });
-    expect(JSON.parse(parseAfter(warmThenTrap("extra"), '{"a":0,"extra":1}'))).toEqual({ own: [["a", 0], ["extra", 1]], plain: true });
-    expect(JSON.parse(parseAfter(warmThenTrap("extra"), '{"extra":1,"a":0}'))).toEqual({ own: [["extra", 1], ["a", 0]], plain: true });
+    expect(JSON.parse(parseAfter(warmThenTrap("extra"), '{"extra":1,"extra":2}'))).toEqual({
+      thrown: "JsonSyntaxError",
+      code: "duplicate-name",
+    });
+    expect(JSON.parse(parseAfter(warmThenTrap("extra"), '{"a":0,"extra":1}'))).toEqual({
+      own: [
+        ["a", 0],
+        ["extra", 1],
+      ],
+      plain: true,
+    });
+    expect(JSON.parse(parseAfter(warmThenTrap("extra"), '{"extra":1,"a":0}'))).toEqual({
+      own: [
+        ["extra", 1],
+        ["a", 0],
+      ],
+      plain: true,
+    });
     // A name that was already inherited (a data property) and becomes an accessor.
-    expect(JSON.parse(parseAfter(warmThenTrap("toString"), '{"toString":1,"toString":2}'))).toEqual({ thrown: "JsonSyntaxError", code: "duplicate-name" });
-    expect(JSON.parse(parseAfter(warmThenTrap("toString"), '{"a":0,"toString":1}'))).toEqual({ own: [["a", 0], ["toString", 1]], plain: true });
+    expect(JSON.parse(parseAfter(warmThenTrap("toString"), '{"toString":1,"toString":2}'))).toEqual({
+      thrown: "JsonSyntaxError",
+      code: "duplicate-name",
+    });
+    expect(JSON.parse(parseAfter(warmThenTrap("toString"), '{"a":0,"toString":1}'))).toEqual({
+      own: [
+        ["a", 0],
+        ["toString", 1],
+      ],
+      plain: true,
+    });
   });
 
   test("a name removed from Object.prototype after it was parsed (and cached) is an ordinary member", () => {
@@ -262,8 +517,17 @@ describe("a hostile realm: Object.prototype frozen or given accessors (in a fres
       const { parseJson: warm } = await import(${JSON.stringify(`file://${parseModule}`)});
       warm(new TextEncoder().encode('{"a":0,"toLocaleString":1}'));
       delete Object.prototype.toLocaleString;`;
-    expect(JSON.parse(parseAfter(warmThenDelete, '{"a":0,"toLocaleString":1}'))).toEqual({ own: [["a", 0], ["toLocaleString", 1]], plain: true });
-    expect(JSON.parse(parseAfter(warmThenDelete, '{"a":0,"toLocaleString":1,"toLocaleString":2}'))).toEqual({ thrown: "JsonSyntaxError", code: "duplicate-name" });
+    expect(JSON.parse(parseAfter(warmThenDelete, '{"a":0,"toLocaleString":1}'))).toEqual({
+      own: [
+        ["a", 0],
+        ["toLocaleString", 1],
+      ],
+      plain: true,
+    });
+    expect(JSON.parse(parseAfter(warmThenDelete, '{"a":0,"toLocaleString":1,"toLocaleString":2}'))).toEqual({
+      thrown: "JsonSyntaxError",
+      code: "duplicate-name",
+    });
   });
 });
 
@@ -317,7 +581,10 @@ describe("depth (maxDepth counts containers)", () => {
     expect(rejection(bytesOf("[[[[]]]]"), { maxDepth: 3 }).code).toBe("depth-exceeded");
   });
 
-  for (const [kind, open] of [["arrays", "["], ["objects", '{"a":']] as const) {
+  for (const [kind, open] of [
+    ["arrays", "["],
+    ["objects", '{"a":'],
+  ] as const) {
     test(`10⁶ nested ${kind} are rejected with depth-exceeded, no RangeError`, () => {
       const bytes = bytesOf(open.repeat(1_000_000));
       const error = rejection(bytes);
@@ -353,7 +620,7 @@ describe("strings", () => {
     '"\\"\\\\\\/\\b\\f\\n\\r\\t"',
     '"\\u0000"',
     '"😀 \\uD83D\\uDE00 \\ud83d\\ude00"',
-    '"mixed é \\u00e9 and long ascii run ' + "x".repeat(100) + '"',
+    `"mixed é \\u00e9 and long ascii run ${"x".repeat(100)}"`,
     `"${"y".repeat(70_000)}"`,
     `"${"é".repeat(40_000)}"`,
     `["${"z".repeat(30)}", "${"ü".repeat(30)}", "a\\nb", "\u007f"]`,
@@ -378,14 +645,26 @@ describe("strings", () => {
     const names = Array.from({ length: 3000 }, (_, k) => `n${k}`);
     const text = bytesOf(`[${names.map((n) => `{"${n}":0}`).join(",")},${names.map((n) => `{"${n}":1}`).join(",")}]`);
     const value = parseJson(text) as Record<string, number>[];
-    value.forEach((o, k) => expect(Object.keys(o)).toEqual([names[k % 3000]]));
+    value.forEach((o, k) => {
+      expect(Object.keys(o)).toEqual([names[k % 3000]]);
+    });
   });
 });
 
 describe("state kept between calls (the element stack, the name cache)", () => {
   test("long and short arrays in turn, accepted and rejected, each give JSON.parse's value", () => {
     const long = `[${Array.from({ length: 70000 }, (_, k) => (k % 3 === 0 ? `{"k${k % 50}":${k}}` : String(k))).join(",")}]`;
-    const texts = [long, "[[1,2],[3]]", '[{"a":[1,2,3,{"a":1,"a":2}]}]', "[]", "[[],[[]]]", long, "[0", "[7,8]", '{"a":[{"b":[1]}]}'];
+    const texts = [
+      long,
+      "[[1,2],[3]]",
+      '[{"a":[1,2,3,{"a":1,"a":2}]}]',
+      "[]",
+      "[[],[[]]]",
+      long,
+      "[0",
+      "[7,8]",
+      '{"a":[{"b":[1]}]}',
+    ];
     for (const text of texts) {
       let expected: unknown;
       try {
@@ -414,7 +693,9 @@ describe("state kept between calls (the element stack, the name cache)", () => {
       value = undefined;
       for (let k = 0; k < 3; k++) { await tick(); globalThis.gc(); }
       console.log(JSON.stringify(refs.map((ref) => ref.deref() === undefined)));`;
-    const child = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], { encoding: "utf8" });
+    const child = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
     expect(child.stderr).toBe("");
     expect(JSON.parse(child.stdout)).toEqual([true, true, true]);
   });

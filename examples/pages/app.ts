@@ -6,12 +6,13 @@
  *
  * @module
  */
-import { Hono } from "hono";
+
 import type { Context } from "hono";
-import { address } from "../address/address.ts";
-import type { CompiledForm } from "../address/form.ts";
-import { forms } from "../generated/forms.ts";
-import { form } from "../generated/page.ts";
+import { Hono } from "hono";
+import { address } from "../../src/address/address.ts";
+import type { CompiledForm } from "../../src/address/form.ts";
+import { forms } from "./generated/forms.ts";
+import { form } from "./generated/page.ts";
 import { PAGE_CONTENT_SECURITY_POLICY, renderPage } from "./render.ts";
 import type { PageStore } from "./store.ts";
 
@@ -58,7 +59,10 @@ export function createExampleApp(store: (c: Context) => PageStore): Hono {
   app.get("/", function index(c) {
     const lines = Object.keys(forms).map((name) => {
       const here = new URL(`/${name}`, c.req.url).href;
-      const what = name === "page" ? "publishes a page of rich text. GET it for the form; POST a page to publish it." : "GET it for the form; POST an act that validates against it.";
+      const what =
+        name === "page"
+          ? "publishes a page of rich text. GET it for the form; POST a page to publish it."
+          : "GET it for the form; POST an act that validates against it.";
       return `${here}\n  ${what}\n`;
     });
     return c.text(`GPT addresses on this server:\n\n${lines.join("\n")}`);

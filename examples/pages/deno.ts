@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { createExampleApp } from "../example/app.ts";
-import { DenoKvPageStore } from "../example/stores/deno-kv.ts";
+import { createExampleApp } from "./app.ts";
+import { DenoKvPageStore } from "./stores/deno-kv.ts";
 
 const store = new DenoKvPageStore(await Deno.openKv(Deno.env.get("DENO_KV_PATH")));
 const app = createExampleApp(() => store);

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { createExampleApp } from "../example/app.ts";
-import { UpstashPageStore } from "../example/stores/upstash.ts";
+import { createExampleApp } from "./app.ts";
+import { UpstashPageStore } from "./stores/upstash.ts";
 
 const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
 const store = new UpstashPageStore({

@@ -2,7 +2,7 @@
  * A {@link PageStore} on SQLite, for Node (`node:sqlite`) and Bun (`bun:sqlite`).
  *
  * The store takes an open database rather than opening one, so this file imports neither
- * module: the runtime entry (`src/adapters/node.ts`, `src/adapters/bun.ts`) opens the
+ * module: the runtime entry (`examples/pages/node.ts`, `examples/pages/bun.ts`) opens the
  * database with its own runtime's driver and hands it over. Both drivers offer the same
  * `prepare(sql).get(...)` / `.run(...)` subset described by {@link SqliteDatabase}.
  *

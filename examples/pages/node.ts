@@ -7,8 +7,8 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { serve } from "@hono/node-server";
-import { createExampleApp } from "../example/app.ts";
-import { SqlitePageStore } from "../example/stores/sqlite.ts";
+import { createExampleApp } from "./app.ts";
+import { SqlitePageStore } from "./stores/sqlite.ts";
 
 const store = new SqlitePageStore(new DatabaseSync(process.env.PAGES_DB ?? "pages.sqlite"));
 const app = createExampleApp(() => store);

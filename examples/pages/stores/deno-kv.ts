@@ -3,7 +3,7 @@
  * store on Deno Deploy).
  *
  * The store takes an open `Deno.Kv` rather than calling `Deno.openKv()`, so that only the
- * runtime entry (`src/adapters/deno.ts`) touches the `Deno` global. {@link DenoKv} is the
+ * runtime entry (`examples/pages/deno.ts`) touches the `Deno` global. {@link DenoKv} is the
  * subset of `Deno.Kv` used here.
  *
  * A Deno KV value is limited to 65,536 bytes, so a page is kept as UTF-16 chunks of at most

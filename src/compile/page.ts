@@ -26,8 +26,7 @@ export interface ArrivalPageOptions {
  * No scripts, no external resources, no forms, no framing: the page only shows text and one
  * inline style sheet.
  */
-const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
 .content{white-space:pre-wrap}pre{background:#f4f4f4;padding:1rem;overflow:auto;font-size:13px}
@@ -65,10 +64,14 @@ export function renderArrivalPage(arrival: ArrivalForPage, options: ArrivalPageO
 <body>
 <h1>${title}</h1>
 <p class="content">${arrival.p}</p>
-${messages.length > 0 ? html`<h2>Messages</h2>
+${
+  messages.length > 0
+    ? html`<h2>Messages</h2>
 <dl>
 ${messages}</dl>
-` : ""}<h2>Form</h2>
+`
+    : ""
+}<h2>Form</h2>
 <p>This is a GPT address. A <code>GET</code> without <code>Accept: text/html</code> receives this document as JSON <code>{p, m, s}</code>; an act is a <code>POST</code> of one JSON value that validates against the form <code>s</code> below.</p>
 <pre>${JSON.stringify(arrival.s, null, 2)}</pre>
 </body>

@@ -6,8 +6,8 @@
  * @module
  */
 import { Database } from "bun:sqlite";
-import { createExampleApp } from "../example/app.ts";
-import { SqlitePageStore } from "../example/stores/sqlite.ts";
+import { createExampleApp } from "./app.ts";
+import { SqlitePageStore } from "./stores/sqlite.ts";
 
 const store = new SqlitePageStore(new Database(Bun.env.PAGES_DB ?? "pages.sqlite"));
 const app = createExampleApp(() => store);
