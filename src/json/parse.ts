@@ -200,7 +200,7 @@ function asciiString(b: Uint8Array, s: number, n: number): string {
  * Reads the string whose content starts at `start` (just after the opening quote); sets
  * {@link end} just after the closing quote.
  */
-function readString(b: Uint8Array, start: number): string {
+function readString(b: Uint8Array, len: number, start: number): string {
   let i = start;
   while (PLAIN[b[i]!] === 1) i++;
   if (b[i] === 0x22) {
@@ -210,14 +210,14 @@ function readString(b: Uint8Array, start: number): string {
     if (text !== undefined) return text.slice(start - skew, i - skew);
     return n <= 8 ? asciiString(b, start, n) : decoder.decode(b.subarray(start, i));
   }
-  return readStringRest(b, start, i);
+  return readStringRest(b, len, start, i);
 }
 
 /**
  * Reads a member name like {@link readString}, hashing its bytes on the way so that a short
  * ASCII name repeated across objects comes from the cache as one internalized string.
  */
-function readName(b: Uint8Array, start: number): string {
+function readName(b: Uint8Array, len: number, start: number): string {
   let i = start;
   let h = 0;
   let c = b[i]!;
@@ -234,15 +234,15 @@ function readName(b: Uint8Array, start: number): string {
     else if (text !== undefined) name = text.slice(start - skew, i - skew);
     else name = decoder.decode(b.subarray(start, i));
   } else {
-    name = readStringRest(b, start, i);
+    name = readStringRest(b, len, start, i);
   }
   nameInherited = name in ObjectPrototype;
   return name;
 }
 
 /** The value of the four hex digits at `b[i..i+4)`, or -1. */
-function hex4(b: Uint8Array, i: number): number {
-  if (i + 4 > b.length) return -1;
+function hex4(b: Uint8Array, len: number, i: number): number {
+  if (i + 4 > len) return -1;
   const h0 = HEX[b[i]!]!,
     h1 = HEX[b[i + 1]!]!,
     h2 = HEX[b[i + 2]!]!,
@@ -252,9 +252,9 @@ function hex4(b: Uint8Array, i: number): number {
 }
 
 /** Why the four hex digits at `b[i..i+4)` are not: a byte that is not one, or the end. */
-function hexFailure(b: Uint8Array, i: number): JsonSyntaxErrorCode {
+function hexFailure(b: Uint8Array, len: number, i: number): JsonSyntaxErrorCode {
   for (let k = i; k < i + 4; k++) {
-    if (k >= b.length) return "unexpected-end";
+    if (k >= len) return "unexpected-end";
     if (HEX[b[k]!]! < 0) return "invalid-escape";
   }
   return "invalid-escape";
@@ -265,8 +265,7 @@ function hexFailure(b: Uint8Array, i: number): JsonSyntaxErrorCode {
  * first byte at or after `start` that is not plain ASCII. Runs between escapes are decoded
  * whole (UTF-8 checked by the fatal decoder) and the escapes appended one by one.
  */
-function readStringRest(b: Uint8Array, start: number, i: number): string {
-  const len = b.length;
+function readStringRest(b: Uint8Array, len: number, start: number, i: number): string {
   let s = "";
   let run = start;
   let ascii = true;
@@ -275,7 +274,8 @@ function readStringRest(b: Uint8Array, start: number, i: number): string {
     // Each continuation byte adds one to the skew and a four-byte lead takes one back: two,
     // three and four bytes decode to one, one and two UTF-16 code units.
     let extra = 0;
-    while (i < len && (PLAIN[c] === 1 || c >= 0x80)) {
+    // The padding after the text (a 0, neither plain nor ≥ 0x80) ends the run at the end.
+    while (PLAIN[c] === 1 || c >= 0x80) {
       if (c >= 0x80) {
         ascii = false;
         if (c < 0xc0) extra++;
@@ -300,12 +300,12 @@ function readStringRest(b: Uint8Array, start: number, i: number): string {
       s += fromCharCode(unit);
       i += 2;
     } else if (e === 0x75) {
-      const h = hex4(b, i + 2);
-      if (h < 0) fail(hexFailure(b, i + 2), i);
+      const h = hex4(b, len, i + 2);
+      if (h < 0) fail(hexFailure(b, len, i + 2), i);
       if (h >= 0xd800 && h <= 0xdfff) {
         if (h >= 0xdc00 || b[i + 6] !== 0x5c || b[i + 7] !== 0x75) fail("lone-surrogate", i);
-        const l = hex4(b, i + 8);
-        if (l < 0) fail(hexFailure(b, i + 8), i + 6);
+        const l = hex4(b, len, i + 8);
+        if (l < 0) fail(hexFailure(b, len, i + 8), i + 6);
         if (l < 0xdc00 || l > 0xdfff) fail("lone-surrogate", i);
         s += fromCharCode(h, l);
         i += 12;
@@ -330,7 +330,7 @@ const POW10 = new Float64Array(23);
 for (let k = 0, p = 1; k < 23; k++, p *= 10) POW10[k] = p;
 
 /** Reads the number starting at `start` (a `-` or a digit); sets {@link end} after it. */
-function readNumber(b: Uint8Array, start: number): number {
+function readNumber(b: Uint8Array, len: number, start: number): number {
   let i = start;
   let c = b[i]!;
   const negative = c === 0x2d;
@@ -349,7 +349,7 @@ function readNumber(b: Uint8Array, start: number): number {
       c = b[++i]!;
     }
   } else {
-    return failAt(b, i);
+    return failAt(len, i);
   }
   if (c !== 0x2e && c !== 0x65 && c !== 0x45) {
     end = i;
@@ -359,7 +359,7 @@ function readNumber(b: Uint8Array, start: number): number {
   let p = 0;
   if (c === 0x2e) {
     c = b[++i]!;
-    if (!(c >= 0x30 && c <= 0x39)) failAt(b, i);
+    if (!(c >= 0x30 && c <= 0x39)) failAt(len, i);
     do {
       m = m * 10 + (c - 0x30);
       p--;
@@ -373,7 +373,7 @@ function readNumber(b: Uint8Array, start: number): number {
       negativeExponent = c === 0x2d;
       c = b[++i]!;
     }
-    if (!(c >= 0x30 && c <= 0x39)) failAt(b, i);
+    if (!(c >= 0x30 && c <= 0x39)) failAt(len, i);
     let e = 0;
     do {
       if (e < 1e9) e = e * 10 + (c - 0x30);
@@ -433,12 +433,12 @@ const hasOwn = Object.hasOwn;
 const defineProperty = Object.defineProperty;
 
 /** Checks the literal `word` (its bytes after the first) at `i`; returns the index after it. */
-function readLiteral(b: Uint8Array, i: number, b1: number, b2: number, b3: number, b4: number): number {
-  if (b[i + 1] !== b1) failAt(b, i + 1);
-  if (b[i + 2] !== b2) failAt(b, i + 2);
-  if (b[i + 3] !== b3) failAt(b, i + 3);
+function readLiteral(b: Uint8Array, len: number, i: number, b1: number, b2: number, b3: number, b4: number): number {
+  if (b[i + 1] !== b1) failAt(len, i + 1);
+  if (b[i + 2] !== b2) failAt(len, i + 2);
+  if (b[i + 3] !== b3) failAt(len, i + 3);
   if (b4 === 0) return i + 4;
-  if (b[i + 4] !== b4) failAt(b, i + 4);
+  if (b[i + 4] !== b4) failAt(len, i + 4);
   return i + 5;
 }
 
@@ -499,19 +499,57 @@ export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknow
   if (!Number.isInteger(maxDepth) || maxDepth < 0) {
     throw new RangeError("maxDepth must be a non-negative integer");
   }
-  const b = bytes;
-  const len = b.length;
+  const len = bytes.length;
+  const b = padded(bytes);
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) fail("byte-order-mark", 0);
   call++;
   if (elementsDirty) elementsStack = [];
   elementsDirty = true;
-  beginText(b);
+  beginText(bytes);
   // A rejection leaves `text` set until the next call: at most TEXT_MAX bytes' worth, and no
   // try/finally on the path every rejection takes.
   const value = parseText(b, len, maxDepth);
   endText();
   elementsDirty = false;
   return value;
+}
+
+/**
+ * Zero bytes after the text in {@link padded}'s copy: more than the furthest any read looks
+ * past a position inside the text (`\uD83D\uDE00` reads 11 bytes after its backslash, a
+ * literal 4 after its first letter).
+ */
+const PAD = 16;
+
+/**
+ * The buffer the text is copied into, kept from call to call up to {@link PADDED_KEPT} bytes.
+ * One buffer of one type means every byte load in the parser sees the same receiver.
+ */
+let paddedBuffer = new Uint8Array(1024 + PAD);
+
+/** The largest {@link paddedBuffer} kept between calls: a text of the default 1 MiB limit. */
+const PADDED_KEPT = (1 << 20) + PAD;
+
+/**
+ * A copy of `bytes` followed by {@link PAD} zero bytes, so that no read of the parser ever goes
+ * past the end of its buffer: a scan stops at the first 0 (not whitespace, not a digit, not a
+ * plain string byte), and where the text ended is decided by comparing with the text's length.
+ * A read past the end of a typed array would make V8 record an out-of-bounds load and
+ * deoptimize the hot functions into slower code for the rest of the process, so a process that
+ * has rejected truncated texts would parse every later text some 2× slower (issue 16). The
+ * copy also makes every load see one `Uint8Array` type whatever the caller passes (a Node
+ * `Buffer`, a subarray), and costs a `memcpy` (about 1 % of the parse at 256 KiB).
+ */
+function padded(bytes: Uint8Array): Uint8Array {
+  const need = bytes.length + PAD;
+  let b = paddedBuffer;
+  if (b.length < need) {
+    b = new Uint8Array(Math.max(need, Math.min(b.length * 2, PADDED_KEPT)));
+    if (b.length <= PADDED_KEPT) paddedBuffer = b;
+  }
+  b.set(bytes);
+  b.fill(0, bytes.length, need);
+  return b;
 }
 
 function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
@@ -537,7 +575,7 @@ function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
     c = b[i]!;
     while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
     if (c === 0x22) {
-      value = readString(b, i + 1);
+      value = readString(b, len, i + 1);
       i = end;
     } else if (c === 0x7b) {
       if (depth === maxDepth) fail("depth-exceeded", i);
@@ -547,15 +585,15 @@ function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
         value = {};
         i++;
       } else {
-        if (c !== 0x22) failAt(b, i);
-        const name = readName(b, i + 1);
+        if (c !== 0x22) failAt(len, i);
+        const name = readName(b, len, i + 1);
         const object: Record<string, unknown> = {};
         names[depth] = name;
         inherited[depth] = nameInherited;
         i = end;
         c = b[i]!;
         while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
-        if (c !== 0x3a) failAt(b, i);
+        if (c !== 0x3a) failAt(len, i);
         i++;
         objects[depth++] = object;
         continue;
@@ -573,19 +611,19 @@ function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
         continue;
       }
     } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
-      value = readNumber(b, i);
+      value = readNumber(b, len, i);
       i = end;
     } else if (c === 0x74) {
-      i = readLiteral(b, i, 0x72, 0x75, 0x65, 0);
+      i = readLiteral(b, len, i, 0x72, 0x75, 0x65, 0);
       value = true;
     } else if (c === 0x66) {
-      i = readLiteral(b, i, 0x61, 0x6c, 0x73, 0x65);
+      i = readLiteral(b, len, i, 0x61, 0x6c, 0x73, 0x65);
       value = false;
     } else if (c === 0x6e) {
-      i = readLiteral(b, i, 0x75, 0x6c, 0x6c, 0);
+      i = readLiteral(b, len, i, 0x75, 0x6c, 0x6c, 0);
       value = null;
     } else {
-      failAt(b, i);
+      failAt(len, i);
     }
     // A value is complete: add it to the open container, and close containers that end here.
     for (;;) {
@@ -605,7 +643,7 @@ function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
           i++;
           continue parseValue;
         }
-        if (c !== 0x5d) failAt(b, i);
+        if (c !== 0x5d) failAt(len, i);
         const from = first[depth - 1]!;
         if (count > peak) peak = count;
         value = elements.slice(from, count);
@@ -619,9 +657,9 @@ function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
         if (c === 0x2c) {
           c = b[++i]!;
           while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
-          if (c !== 0x22) failAt(b, i);
+          if (c !== 0x22) failAt(len, i);
           const at = i;
-          const name = readName(b, i + 1);
+          const name = readName(b, len, i + 1);
           // The duplicate is refused here, before its value is read. A name not on the
           // prototype is read (an own member is never undefined, so `undefined` proves it new,
           // faster than hasOwn); one on the prototype is only asked with hasOwn, so that no
@@ -636,11 +674,11 @@ function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
           i = end;
           c = b[i]!;
           while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
-          if (c !== 0x3a) failAt(b, i);
+          if (c !== 0x3a) failAt(len, i);
           i++;
           continue parseValue;
         }
-        if (c !== 0x7d) failAt(b, i);
+        if (c !== 0x7d) failAt(len, i);
         value = top;
       }
       i++;

@@ -28,7 +28,7 @@ export function fail(code: JsonSyntaxErrorCode, offset: number): never {
   throw error;
 }
 
-/** Rejects at `i`: the end of the text, or an unexpected byte. */
-export function failAt(b: Uint8Array, i: number): never {
-  return fail(i >= b.length ? "unexpected-end" : "unexpected-byte", i);
+/** Rejects at `i` of a text of `length` bytes: the end of the text, or an unexpected byte. */
+export function failAt(length: number, i: number): never {
+  return fail(i >= length ? "unexpected-end" : "unexpected-byte", i);
 }

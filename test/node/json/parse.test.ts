@@ -683,6 +683,27 @@ describe("state kept between calls (the element stack, the name cache)", () => {
     }
   });
 
+  test("a text is read up to its length only: no byte of a longer text parsed before, or after the view, counts (V2)", () => {
+    // The parser copies each text into a buffer it keeps; what a longer text left there, or
+    // what follows a subarray in its buffer, must never complete a truncated text.
+    const long = bytesOf(`{"a":[1,2,3],"b":"${"x".repeat(3000)}"}   `);
+    expect(sameJson(parseJson(long), JSON.parse(new TextDecoder().decode(long)))).toBe(true);
+    for (const cut of [1, 5, 6, 7, 11, 12, 13, 20]) {
+      const truncated = long.slice(0, cut);
+      expect(rejection(truncated).code).toBe("unexpected-end");
+      expect(rejection(long.subarray(0, cut)).code).toBe("unexpected-end");
+    }
+    const literals = bytesOf("[true,false,null]");
+    for (let cut = 1; cut < literals.length; cut++) {
+      expect(rejection(literals.subarray(0, cut)).code).toBe("unexpected-end");
+    }
+    // Controls: the same bytes, whole, as a subarray and as a Node Buffer.
+    expect(parseJson(literals.subarray(0))).toEqual([true, false, null]);
+    expect(parseJson(Buffer.from(literals))).toEqual([true, false, null]);
+    expect(parseJson(bytesOf('["\\uD83D\\uDE00"]'))).toEqual(["\u{1F600}"]);
+    expect(rejection(bytesOf('["\\uD83D\\uDE0')).code).toBe("unexpected-end");
+  });
+
   test("no element of a parsed value is kept alive by the parser after the call (in a fresh process)", () => {
     const parseModule = join(import.meta.dirname, "../../../src/json/parse.ts");
     const script = `
