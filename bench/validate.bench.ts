@@ -13,6 +13,10 @@
  * Every task runs in short timed slices, rotated within each round; a ratio is the median over
  * rounds of the per-round ratio. Goals: ≥ 1× schemasafe on valid and fails-late, ≥ 20×
  * cfworker, ≤ 4 KiB gzipped, cold start ≤ ajv standalone's.
+ *
+ * Then ours ÷ schemasafe in fresh and seasoned processes (issue 16): a seasoned one has first
+ * given both validators every invalid instance of the JSON-Schema-Test-Suite and mutated page
+ * values (`season.ts`, seed printed, `BENCH_SEED`); goal ≥ 1.5× seasoned.
  */
 
 import { execFileSync } from "node:child_process";
@@ -24,6 +28,7 @@ import { validator as schemasafe } from "@exodus/schemasafe";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { compileForm } from "../src/compile/compile-form.ts";
+import { benchSeed, childColumn, feed, runColumns, valueSeasoning } from "./season.ts";
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
 /** Length of one timed slice of one task, in milliseconds. */
@@ -90,6 +95,76 @@ function coldStart(url: string, body: string): number {
     `const t0 = performance.now(); const m = await import(${JSON.stringify(url)}); const v = m.validate ?? m.default;` +
     `const ok = v(JSON.parse(${JSON.stringify(readFileSync(body, "utf8"))})); if (!ok) process.exit(2); console.log(performance.now() - t0);`;
   return Number(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }).trim());
+}
+
+/** The validators of the fresh/seasoned comparison, built in a child (issue 16). */
+async function oursAndSchemasafe(): Promise<{ ours: Validate; safe: Validate }> {
+  const form = JSON.parse(readFileSync(local("page.form.json"), "utf8")) as Record<string, unknown>;
+  const urls = writeModules({ "page.ours.mjs": compileForm(form, { source: "bench/page.form.json" }) });
+  const ours = ((await import(urls["page.ours.mjs"] as string)) as { validate: Validate }).validate;
+  return { ours, safe: schemasafe(form as never) as Validate };
+}
+
+/** Per body, ours' and schemasafe's validations/s per round, as one child measured them. */
+interface ChildResult {
+  seasoning: number;
+  bodies: Record<string, { ours: number[]; safe: number[] }>;
+}
+
+/**
+ * In a child: seasons both validators when asked (`--column seasoned`: every invalid instance
+ * of the JSON-Schema-Test-Suite and mutated page values, from `BENCH_SEED`), then times both
+ * on the valid and fails-late bodies.
+ */
+async function child(column: string): Promise<ChildResult> {
+  const { ours, safe } = await oursAndSchemasafe();
+  let seasoning = 0;
+  if (column === "seasoned") {
+    const values = valueSeasoning(Number(process.env.BENCH_SEED));
+    for (let r = 0; r < 3; r++) {
+      feed(values, ours);
+      feed(values, safe);
+    }
+    seasoning = values.length;
+  }
+  const bodies: ChildResult["bodies"] = {};
+  for (const kind of ["valid", "fails-late"]) {
+    for (const size of ["1k", "16k", "256k"]) {
+      const body = JSON.parse(readFileSync(local(`corpus/${kind}-${size}.json`), "utf8")) as unknown;
+      if (ours(body) !== (kind === "valid") || safe(body) !== (kind === "valid"))
+        throw new Error(`a validator is wrong on ${kind}-${size}`);
+      const [o, s] = measure([() => ours(body), () => safe(body)]) as [number[], number[]];
+      bodies[`${kind}-${size}`] = { ours: o, safe: s };
+    }
+  }
+  return { seasoning, bodies };
+}
+
+/** Ours ÷ schemasafe, fresh and seasoned, each column in processes of its own. */
+async function seasonedBench(): Promise<void> {
+  const seed = benchSeed();
+  const processes = Number(process.env.BENCH_PROCESSES ?? 2);
+  const results = await runColumns<ChildResult>(fileURLToPath(import.meta.url), ["fresh", "seasoned"], processes, {
+    BENCH_SEED: String(seed),
+  });
+  const pooled = (column: string, body: string) =>
+    median(
+      results[column]!.flatMap((result) => result.bodies[body]!.ours.map((x, r) => x / result.bodies[body]!.safe[r]!)),
+    );
+  const rate = (column: string, body: string) =>
+    median(results[column]!.flatMap((result) => result.bodies[body]!.ours));
+  console.log(
+    `\nours ÷ schemasafe, fresh and seasoned (${results.seasoned![0]!.seasoning} values: the JSON-Schema-Test-Suite's invalid instances and mutated page values, seed ${seed}, 3 times through both), ${processes} processes per column\n`,
+  );
+  const head = ["body", "fresh ours ÷ schemasafe", "seasoned ours ÷ schemasafe (goal ≥ 1.5)", "ours seasoned ÷ fresh"];
+  console.log(`| ${head.join(" | ")} |`);
+  console.log(`|${head.map((_, k) => (k === 0 ? " --- " : " ---: ")).join("|")}|`);
+  for (const body of Object.keys(results.fresh![0]!.bodies)) {
+    const seasoned = pooled("seasoned", body);
+    console.log(
+      `| ${body} | ${pooled("fresh", body).toFixed(2)}× | ${seasoned.toFixed(2)}× ${seasoned >= 1.5 ? "met" : "NOT met"} | ${(rate("seasoned", body) / rate("fresh", body)).toFixed(2)}× |`,
+    );
+  }
 }
 
 export default async function validateBench(): Promise<void> {
@@ -169,6 +244,9 @@ export default async function validateBench(): Promise<void> {
   console.log(
     `cold start (fresh process: import + validate valid-16k once, median of 7): ours ${co.toFixed(2)} ms, ajv standalone ${ca.toFixed(2)} ms (goal ≤ ajv ${co <= ca ? "met" : "NOT met"})`,
   );
+  await seasonedBench();
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await validateBench();
+const column = childColumn();
+if (column !== undefined) console.log(JSON.stringify(await child(column)));
+else if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await validateBench();
