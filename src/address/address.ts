@@ -29,7 +29,7 @@ export interface ActContext<E extends Env = Env> {
 
 /** Options of {@link address}. */
 export interface AddressOptions<Act, E extends Env = Env> {
-  /** The form, as built from `forms/<name>.json` (`import { form } from "./generated/<name>.ts"`). */
+  /** The form, as built from `forms/<name>.json` (`import { form } from "./generated/<name>.js"`). */
   readonly form: CompiledForm<Act>;
   /**
    * Performs a valid act. Runs only after the body was read, parsed strictly and validated
@@ -112,7 +112,7 @@ type HeaderList = [string, string][];
  * ```ts
  * import { Hono } from "hono";
  * import { address } from "gpt-address";
- * import { form } from "./generated/page.ts";
+ * import { form } from "./generated/page.js";
  *
  * const app = new Hono();
  * app.route("/page", address({ form, act: (page) => ({ title: page.title }) }));
@@ -256,7 +256,9 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     try {
       value = parseJson(bytes, { maxDepth });
     } catch (error) {
-      if (error instanceof JsonSyntaxError) return reject(request, `json-syntax:${error.code}`, error.message);
+      // Development mode (X3) names the line and column too, at the cost of a pass over the body.
+      if (error instanceof JsonSyntaxError)
+        return reject(request, `json-syntax:${error.code}`, development ? error.messageIn(bytes) : error.message);
       throw error;
     }
     if (!form.validate(value)) return reject(request, "schema", form.lastFailure());
