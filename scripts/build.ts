@@ -16,6 +16,7 @@ try {
     console.log(
       `built ${form.file} → ${form.module} (${form.arrivalBytes} bytes on GET, maxDepth ${form.maxDepth ?? "unbounded"})`,
     );
+    if (form.typeFallback !== null) console.warn(`  its Act type is unknown: ${form.typeFallback}`);
   }
 } catch (error) {
   if (error instanceof FormFileError) {

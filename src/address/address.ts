@@ -28,7 +28,7 @@ export interface ActContext<E extends Env = Env> {
 
 /** Options of {@link address}. */
 export interface AddressOptions<Act, E extends Env = Env> {
-  /** The form, as built from `forms/<name>.json` (`import { form } from "./generated/<name>.ts"`). */
+  /** The form, as built from `forms/<name>.json` (`import { form } from "./generated/<name>.js"`). */
   readonly form: CompiledForm<Act>;
   /**
    * Performs a valid act. Runs only after the body was read, parsed strictly and validated
@@ -94,7 +94,7 @@ const ALLOW = "GET, HEAD, POST, OPTIONS";
  * ```ts
  * import { Hono } from "hono";
  * import { address } from "gpt-address";
- * import { form } from "./generated/page.ts";
+ * import { form } from "./generated/page.js";
  *
  * const app = new Hono();
  * app.route("/page", address({ form, act: (page) => ({ title: page.title }) }));
@@ -163,8 +163,43 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
 
   async function verify(c: Context<E>): Promise<Response> {
     const request = c.req.raw;
+<<<<<<< HEAD
     const outcome = await verifyAct(request, form, limits);
     if (!outcome.ok) return reject(request, outcome.code, outcome.reason);
+=======
+    // No decompression: a coded body is rejected unread (DESIGN.md §6).
+    const coding = request.headers.get("content-encoding");
+    if (!onlyCodings(coding, "identity")) {
+      void request.body?.cancel().catch(() => {}); // not awaited: see readBody
+      return reject(request, "content-encoding", `Content-Encoding ${JSON.stringify(coding)}`);
+    }
+    // A runtime that passes a transfer coding it did not decode (Node keeps `gzip` of
+    // `gzip, chunked`) would hand over coded bytes; only plain chunking is read.
+    const transfer = request.headers.get("transfer-encoding");
+    if (!onlyCodings(transfer, "chunked")) {
+      void request.body?.cancel().catch(() => {}); // not awaited: see readBody
+      return reject(request, "transfer-encoding", `Transfer-Encoding ${JSON.stringify(transfer)}`);
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = await readBody(request, { maxBytes });
+    } catch (error) {
+      if (error instanceof ContentTooLargeError || error instanceof BodyReadError) {
+        return reject(request, error.code, error.message);
+      }
+      throw error;
+    }
+    let value: unknown;
+    try {
+      value = parseJson(bytes, { maxDepth });
+    } catch (error) {
+      // Development mode (X3) names the line and column too, at the cost of a pass over the body.
+      if (error instanceof JsonSyntaxError)
+        return reject(request, `json-syntax:${error.code}`, development ? error.messageIn(bytes) : error.message);
+      throw error;
+    }
+    if (!form.validate(value)) return reject(request, "schema", form.lastFailure());
+>>>>>>> i10-package
     let body: string;
     try {
       body = encodeConsequence(await act(outcome.value, { actor: request.headers.get("gpt-actor"), c }));
