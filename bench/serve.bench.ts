@@ -24,8 +24,8 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
 const coldTrials = Number(process.env.BENCH_COLD_TRIALS ?? 11);
 const connections = 16;
 
-const hasTaskset = spawnSync("taskset", ["--version"]).status === 0 && availableParallelism() >= 2;
-const hasWrk = spawnSync("wrk", ["--version"]).error === undefined;
+export const hasTaskset = spawnSync("taskset", ["--version"]).status === 0 && availableParallelism() >= 2;
+export const hasWrk = spawnSync("wrk", ["--version"]).error === undefined;
 
 /** The body of a valid act, the example the form itself gives its actors (`m[1].content`). */
 async function validAct(): Promise<string> {
@@ -68,7 +68,7 @@ export const form = {
   },
 };
 
-async function bundle(options: { entry?: string; source?: string; plugins?: Plugin[] }): Promise<string> {
+export async function bundle(options: { entry?: string; source?: string; plugins?: Plugin[] }): Promise<string> {
   const result = await build({
     ...(options.source !== undefined
       ? { stdin: { contents: options.source, resolveDir: root, loader: "ts" as const } }
@@ -87,7 +87,7 @@ async function bundle(options: { entry?: string; source?: string; plugins?: Plug
   return result.outputFiles[0]!.text;
 }
 
-interface Workerd {
+export interface Workerd {
   url: URL;
   /** The workerd processes this instance started (Linux: from /proc), for CPU accounting. */
   pids: number[];
@@ -112,7 +112,7 @@ function workerdChildren(): Set<number> {
 }
 
 /** CPU time (user + system) the processes have used so far, in seconds. */
-function cpuSeconds(pids: number[]): number {
+export function cpuSeconds(pids: number[]): number {
   let ticks = 0;
   for (const pid of pids) {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -123,7 +123,7 @@ function cpuSeconds(pids: number[]): number {
 }
 const clockTicks = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim() || 100);
 
-async function startWorkerd(script: string): Promise<Workerd> {
+export async function startWorkerd(script: string): Promise<Workerd> {
   const before = workerdChildren();
   const mf = new Miniflare(
     convertV4MiniflareOptions({
@@ -147,13 +147,13 @@ async function startWorkerd(script: string): Promise<Workerd> {
  * silently elsewhere.
  */
 const priority = ["nice", "-n", "-15"];
-const mayRaisePriority = spawnSync("nice", ["-n", "-15", "true"]).status === 0 && process.getuid?.() === 0;
-function raise(pids: number[]): void {
+export const mayRaisePriority = spawnSync("nice", ["-n", "-15", "true"]).status === 0 && process.getuid?.() === 0;
+export function raise(pids: number[]): void {
   if (mayRaisePriority)
     for (const pid of pids) spawnSync("renice", ["-n", "-15", "-p", String(pid)], { stdio: "ignore" });
 }
 
-function pin(pid: number, cpus: string): void {
+export function pin(pid: number, cpus: string): void {
   if (hasTaskset) spawnSync("taskset", ["-a", "-p", "-c", cpus, String(pid)], { stdio: "ignore" });
 }
 

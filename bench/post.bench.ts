@@ -1,0 +1,263 @@
+/**
+ * POST throughput end to end, on Node (@hono/node-server) and on workerd (Miniflare), issue 16
+ * item 3: valid acts of the page workload (`bench/corpus/valid-*.json`, 1, 16 and 256 KiB)
+ * posted to three servers of the same form (`bench/page.form.json`, built like `forms/` into
+ * `bench/results/form/`), see `bench/post/apps.ts`:
+ *
+ * - B2, the unsafe floor: a Hono route `await c.req.json(); return c.json({ok: true})`;
+ * - B3: B2 plus an @cfworker/json-schema `Validator` built from the same `s` at start-up;
+ * - the page address with a constant act (`address()`).
+ *
+ * Goals: the address ≥ 0.85× B2 at 1 and 16 KiB on Node (≥ 0.9× on workerd); ≥ 5× B3 at 16 KiB
+ * and ≥ 2.5× at 1 KiB on Node. Under attack: the address gets a mix in which every other
+ * request is a malformed or truncated body (seeded mutations of the same body, each one the
+ * address rejects); its valid-act rate in the mix ÷ half its valid-only rate (the share of
+ * valid requests) ≥ 0.9, so rejections cost no more than acceptances and leave the valid path
+ * as fast.
+ *
+ * Load comes from `wrk` when it is on PATH, else from a Node keep-alive loop; the server runs
+ * on core 0 and the load on core 1 (`taskset`, with two or more cores). Servers alternate in
+ * each round (reversed every other round); a ratio is the median over rounds of the ratio of
+ * runs made back to back. The table is printed and written as JSON under `bench/results/`.
+ * `BENCH_POST_SECONDS` (default 3), `BENCH_POST_ROUNDS` (5), `BENCH_POST_RUNTIMES` (`node,workerd`),
+ * `BENCH_SEED` (the attack's mutations).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import type { CompiledForm } from "../src/address/form.ts";
+import { buildForms } from "../src/compile/build-forms.ts";
+import { parseJson } from "../src/json/parse.ts";
+import type { PostServer } from "./post/apps.ts";
+import { type LoadRun, postLoad } from "./post/load.ts";
+import { benchSeed, corpus, mutations } from "./season.ts";
+import { bundle, hasTaskset, hasWrk, pin, startWorkerd } from "./serve.bench.ts";
+
+const root = join(import.meta.dirname, "..");
+const seconds = Number(process.env.BENCH_POST_SECONDS ?? 3);
+const rounds = Number(process.env.BENCH_POST_ROUNDS ?? 5);
+const runtimes = (process.env.BENCH_POST_RUNTIMES ?? "node,workerd").split(",");
+const connections = 16;
+const sizes = ["1k", "16k", "256k"] as const;
+const servers: readonly PostServer[] = ["b2", "b3", "address"];
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+/** Builds the bench form like `forms/` (p and m of the page address, s of the page workload). */
+async function benchForm(): Promise<string> {
+  // Under bench/results/ (git-ignored): Node strips types only outside node_modules.
+  const cache = join(import.meta.dirname, "results/form");
+  mkdirSync(join(cache, "forms"), { recursive: true });
+  const page = JSON.parse(readFileSync(join(root, "forms/page.json"), "utf8")) as { p: string; m: unknown };
+  const s = JSON.parse(readFileSync(join(import.meta.dirname, "page.form.json"), "utf8")) as unknown;
+  writeFileSync(join(cache, "forms/page.json"), JSON.stringify({ p: page.p, m: [], s }, null, 2));
+  const typesFrom = relative(join(cache, "generated"), join(root, "src/index.ts"));
+  await buildForms({ root: cache, outDir: "generated", typesFrom });
+  return join(cache, "generated/page.ts");
+}
+
+/** Per size: the valid body's file, and the files of the attack mix (valid, bad, valid, bad, …). */
+function bodies(form: CompiledForm, scratch: string, seed: number): Record<string, { valid: string; mix: string[] }> {
+  const out: Record<string, { valid: string; mix: string[] }> = {};
+  for (const [k, size] of sizes.entries()) {
+    const valid = join(root, `bench/corpus/valid-${size}.json`);
+    const body = corpus(`valid-${size}.json`);
+    const rejected = mutations([body], 400, seed + k).filter((bytes) => {
+      try {
+        return !form.validate(parseJson(bytes, { maxDepth: form.maxDepth ?? 64 }));
+      } catch {
+        return true;
+      }
+    });
+    const mix: string[] = [];
+    for (const [n, bytes] of rejected.slice(0, 40).entries()) {
+      const file = join(scratch, `bad-${size}-${n}.json`);
+      writeFileSync(file, bytes);
+      mix.push(valid, file);
+    }
+    out[size] = { valid, mix };
+  }
+  return out;
+}
+
+interface Running {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** Starts the Node server of `kind` on core 0; resolves once it listens. */
+function startNode(kind: PostServer, module: string): Promise<Running> {
+  const profile = process.env.BENCH_POST_PROFILE;
+  const args = [
+    ...(profile !== undefined && kind === "address" ? ["--cpu-prof", "--cpu-prof-dir", profile] : []),
+    join(import.meta.dirname, "post/node-server.ts"),
+    kind,
+    module,
+  ];
+  const command = hasTaskset ? ["taskset", "-c", "0", process.execPath, ...args] : [process.execPath, ...args];
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(command[0]!, command.slice(1), { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.on("error", reject);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk;
+      const line = /\{"port":(\d+)\}/.exec(out);
+      if (line)
+        resolve({
+          url: `http://127.0.0.1:${line[1]}/page`,
+          stop: () =>
+            new Promise((done) => {
+              child.on("exit", () => done());
+              child.kill("SIGTERM");
+            }),
+        });
+    });
+  });
+}
+
+/** Starts the workerd server of `kind`, its process pinned to core 0. */
+async function startOnWorkerd(kind: PostServer, module: string): Promise<Running> {
+  const script = await bundle({
+    source: `import { postApp } from "./bench/post/apps.ts";
+import { form } from ${JSON.stringify(module)};
+export default postApp(${JSON.stringify(kind)}, form);`,
+  });
+  pin(process.pid, "0");
+  try {
+    const worker = await startWorkerd(script);
+    return { url: new URL("/page", worker.url).href, stop: worker.dispose };
+  } finally {
+    pin(process.pid, `0-${availableParallelism() - 1}`);
+  }
+}
+
+interface SizeResult {
+  /** Valid acts per second per round, by server; `attack`: the address under the mix. */
+  rates: Record<PostServer | "attack", number[]>;
+}
+
+async function measure(runtime: string, module: string, files: ReturnType<typeof bodies>, scratch: string) {
+  const started = {} as Record<PostServer, Running>;
+  for (const kind of servers)
+    started[kind] = runtime === "node" ? await startNode(kind, module) : await startOnWorkerd(kind, module);
+  const load = (url: string, list: readonly string[], s = seconds) =>
+    postLoad({
+      url,
+      files: list,
+      seconds: s,
+      connections,
+      prefix: hasTaskset ? ["taskset", "-c", "1"] : [],
+      wrk: hasWrk,
+      scratch,
+    });
+  const results: Record<string, SizeResult> = {};
+  try {
+    for (const kind of servers) {
+      const check = await fetch(started[kind].url, {
+        method: "POST",
+        body: readFileSync(files["1k"]!.valid),
+        headers: { "content-type": "application/json" },
+      });
+      const text = await check.text();
+      if (check.status !== 200 || text !== '{"ok":true}')
+        throw new Error(`${runtime} ${kind}: ${check.status} ${text}`);
+      for (const size of sizes) await load(started[kind].url, [files[size]!.valid], 1); // warm-up
+    }
+    await load(started.address.url, files["1k"]!.mix, 1);
+    for (const size of sizes) results[size] = { rates: { b2: [], b3: [], address: [], attack: [] } };
+    for (let round = 0; round < rounds; round++) {
+      for (const size of sizes) {
+        const order: (PostServer | "attack")[] = ["b2", "b3", "address", "attack"];
+        for (const what of round % 2 === 0 ? order : order.reverse()) {
+          const run: LoadRun =
+            what === "attack"
+              ? await load(started.address.url, files[size]!.mix)
+              : await load(started[what].url, [files[size]!.valid]);
+          if (what !== "attack" && run.other > 0) throw new Error(`${runtime} ${what} ${size}: answers other than 200`);
+          results[size]!.rates[what].push(run.ok);
+        }
+      }
+    }
+  } finally {
+    for (const kind of servers) await started[kind].stop();
+  }
+  return results;
+}
+
+export default async function postBench(): Promise<void> {
+  const seed = benchSeed();
+  const module = await benchForm();
+  const { form } = (await import(module)) as { form: CompiledForm };
+  const scratch = mkdtempSync(join(tmpdir(), "gpt-address-post-"));
+  const files = bodies(form, scratch, seed);
+  const cpu = cpus()[0]?.model ?? "unknown CPU";
+  console.log(
+    `POST /page, ${hasWrk ? "wrk" : "Node keep-alive loop"}, ${connections} connections, ${rounds} rounds × ${seconds} s per server and size, alternated; ${hasTaskset ? "server on core 0, load on core 1" : "unpinned"}; ${availableParallelism()} × ${cpu}; attack seed ${seed}\n`,
+  );
+  const table: Record<string, unknown>[] = [];
+  try {
+    for (const runtime of runtimes) {
+      const results = await measure(runtime, module, files, scratch);
+      for (const size of sizes) {
+        const { rates } = results[size]!;
+        const paired = (a: number[], b: number[], scale = 1) => a.map((x, r) => x / (b[r]! * scale));
+        const vsB2 = paired(rates.address, rates.b2);
+        const vsB3 = paired(rates.address, rates.b3);
+        const attack = paired(rates.attack, rates.address, 0.5);
+        const goalB2 = size === "256k" ? null : runtime === "node" ? 0.85 : 0.9;
+        const goalB3 = runtime !== "node" ? null : size === "16k" ? 5 : size === "1k" ? 2.5 : null;
+        const spread = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
+        const verdict = (x: number, goal: number | null) =>
+          goal === null ? "" : x >= goal ? ` (≥ ${goal} met)` : ` (≥ ${goal} NOT met)`;
+        table.push({
+          runtime,
+          body: size,
+          "B2 acts/s": Math.round(median(rates.b2)),
+          "B3 acts/s": Math.round(median(rates.b3)),
+          "address acts/s": Math.round(median(rates.address)),
+          "address ÷ B2": `${median(vsB2).toFixed(2)}${verdict(median(vsB2), goalB2)} [${spread(vsB2)}]`,
+          "address ÷ B3": `${median(vsB3).toFixed(2)}${verdict(median(vsB3), goalB3)} [${spread(vsB3)}]`,
+          "under attack ÷ valid-only": `${median(attack).toFixed(2)}${verdict(median(attack), 0.9)} [${spread(attack)}]`,
+          raw: rates,
+        });
+      }
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const head = Object.keys(table[0]!).filter((key) => key !== "raw");
+  console.log(`| ${head.join(" | ")} |`);
+  console.log(`|${head.map((_, k) => (k < 2 ? " --- " : " ---: ")).join("|")}|`);
+  for (const row of table) console.log(`| ${head.map((key) => String(row[key])).join(" | ")} |`);
+  console.log("\n(medians of per-round ratios; [min–max over rounds])");
+  const out = join(import.meta.dirname, "results");
+  mkdirSync(out, { recursive: true });
+  const file = join(out, `post-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        node: process.version,
+        cpu,
+        cores: availableParallelism(),
+        load: hasWrk ? "wrk" : "node",
+        connections,
+        seconds,
+        rounds,
+        seed,
+        rows: table,
+      },
+      null,
+      2,
+    ),
+  );
+  console.log(`written to ${relative(root, file)}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await postBench();
