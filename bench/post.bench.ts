@@ -58,7 +58,7 @@ async function benchForm(): Promise<string> {
   writeFileSync(join(cache, "forms/page.json"), JSON.stringify({ p: page.p, m: [], s }, null, 2));
   const typesFrom = relative(join(cache, "generated"), join(root, "src/index.ts"));
   await buildForms({ root: cache, outDir: "generated", typesFrom });
-  return join(cache, "generated/page.ts");
+  return join(cache, "generated/page.js");
 }
 
 /** Per size: the valid body's file, and the files of the attack mix (valid, bad, valid, bad, …). */

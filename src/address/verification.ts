@@ -20,6 +20,7 @@
 
 import { BodyReadError } from "../body/body-read-error.ts";
 import { ContentTooLargeError } from "../body/content-too-large-error.ts";
+import type { NodeMessage } from "../body/node-message.ts";
 import { readBody } from "../body/read-body.ts";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../json/parse.ts";
@@ -35,6 +36,11 @@ export interface VerificationLimits {
   readonly maxBytes: number;
   /** The most arrays and objects the value may nest, counting the root (V2). */
   readonly maxDepth: number;
+  /**
+   * When true, a syntax refusal's `reason` names the line and column as well as the byte
+   * offset. It costs a pass over the body, so only development mode (X3) asks for it.
+   */
+  readonly lineColumn?: boolean;
 }
 
 /** A stage that passed, with what it produced. */
@@ -102,6 +108,8 @@ export function verificationLimits(
  *
  * @param request - the request whose body is read.
  * @param limits - only `maxBytes` is used.
+ * @param message - on Node, the unread message `request` was made from (`nodeMessageOf`): the
+ *   bytes are read from it, without building `request.body` (issue 16); the same checks apply.
  * @returns the bytes, or a {@link Refusal} coded `content-encoding`, `transfer-encoding`,
  *   `content-too-large`, or a `BodyReadError` code.
  * @throws {RangeError} when `limits.maxBytes` is invalid (a programming error).
@@ -110,19 +118,24 @@ export function verificationLimits(
 export async function receiveAct(
   request: Request,
   limits: Pick<VerificationLimits, "maxBytes">,
+  message?: NodeMessage,
 ): Promise<Verification<Uint8Array>> {
+  // Unread, a Node message is drained (a bounded rest) by the server after the answer.
+  const discard = () => {
+    if (message === undefined) void request.body?.cancel().catch(() => {}); // not awaited: see readBody
+  };
   const coding = request.headers.get("content-encoding");
   if (!onlyCodings(coding, "identity")) {
-    void request.body?.cancel().catch(() => {}); // not awaited: see readBody
+    discard();
     return refuse("content-encoding", `Content-Encoding ${JSON.stringify(coding)}`);
   }
   const transfer = request.headers.get("transfer-encoding");
   if (!onlyCodings(transfer, "chunked")) {
-    void request.body?.cancel().catch(() => {}); // not awaited: see readBody
+    discard();
     return refuse("transfer-encoding", `Transfer-Encoding ${JSON.stringify(transfer)}`);
   }
   try {
-    return { ok: true, value: await readBody(request, { maxBytes: limits.maxBytes }) };
+    return { ok: true, value: await readBody(request, { maxBytes: limits.maxBytes, message }) };
   } catch (error) {
     if (error instanceof ContentTooLargeError || error instanceof BodyReadError) {
       return refuse(error.code, error.message);
@@ -141,11 +154,16 @@ export async function receiveAct(
  * @returns the value, or a {@link Refusal} coded `json-syntax:<JsonSyntaxError code>`.
  * @see ../json/parse.ts
  */
-export function parseAct(bytes: Uint8Array, limits: Pick<VerificationLimits, "maxDepth">): Verification<unknown> {
+export function parseAct(
+  bytes: Uint8Array,
+  limits: Pick<VerificationLimits, "maxDepth" | "lineColumn">,
+): Verification<unknown> {
   try {
     return { ok: true, value: parseJson(bytes, { maxDepth: limits.maxDepth }) };
   } catch (error) {
-    if (error instanceof JsonSyntaxError) return refuse(`json-syntax:${error.code}`, error.message);
+    if (error instanceof JsonSyntaxError) {
+      return refuse(`json-syntax:${error.code}`, limits.lineColumn === true ? error.messageIn(bytes) : error.message);
+    }
     throw error;
   }
 }
@@ -176,7 +194,7 @@ export function validateAct<Act>(value: unknown, form: CompiledForm<Act>): Verif
 export function verifyBytes<Act>(
   bytes: Uint8Array,
   form: CompiledForm<Act>,
-  limits: Pick<VerificationLimits, "maxDepth">,
+  limits: Pick<VerificationLimits, "maxDepth" | "lineColumn">,
 ): Verification<Act> {
   const parsed = parseAct(bytes, limits);
   return parsed.ok ? validateAct(parsed.value, form) : parsed;
@@ -189,6 +207,7 @@ export function verifyBytes<Act>(
  * @param request - the request carrying the act; its body is consumed.
  * @param form - the compiled form.
  * @param limits - {@link VerificationLimits}, from {@link verificationLimits}.
+ * @param message - on Node, the message `request` was made from, as in {@link receiveAct}.
  * @returns the valid act, or the first stage's {@link Refusal}.
  * @throws only on an unexpected fault inside a stage (never for bad input): the caller must
  *   then answer without acting.
@@ -204,8 +223,9 @@ export async function verifyAct<Act>(
   request: Request,
   form: CompiledForm<Act>,
   limits: VerificationLimits,
+  message?: NodeMessage,
 ): Promise<Verification<Act>> {
-  const received = await receiveAct(request, limits);
+  const received = await receiveAct(request, limits, message);
   return received.ok ? verifyBytes(received.value, form, limits) : received;
 }
 

@@ -6,4 +6,5 @@
 
 export { BodyReadError, type BodyReadErrorCode } from "./body-read-error.ts";
 export { ContentTooLargeError } from "./content-too-large-error.ts";
+export { type NodeMessage, nodeMessageOf } from "./node-message.ts";
 export { type ReadBodyOptions, readBody } from "./read-body.ts";

@@ -5,11 +5,18 @@
  */
 import { BodyReadError } from "./body-read-error.ts";
 import { ContentTooLargeError } from "./content-too-large-error.ts";
+import { type MessageEvent, type NodeMessage, readMessage } from "./node-message.ts";
 
 /** Options of {@link readBody}. */
 export interface ReadBodyOptions {
   /** The largest body accepted, in bytes (a non-negative safe integer). */
   readonly maxBytes: number;
+  /**
+   * On Node, the message the request was made from (see `nodeMessageOf`): its bytes are read
+   * from its `data` events instead of `request.body`, which Node builds as an undici `Request`
+   * and a web `ReadableStream` on first use. The same limit and checks apply to the bytes read.
+   */
+  readonly message?: NodeMessage;
 }
 
 /** `Content-Length = 1*DIGIT` (RFC 9110 §8.6); `Headers` has already trimmed surrounding OWS. */
@@ -44,7 +51,9 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
     throw new RangeError(`maxBytes must be a non-negative safe integer, got ${maxBytes}`);
   }
-  const body = request.body;
+  const message = options.message;
+  // With a Node message, `request.body` is never touched (touching it builds the stream).
+  const body = message === undefined ? request.body : null;
 
   // The header can reject early; it can never accept.
   const field = request.headers.get("content-length");
@@ -63,6 +72,7 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
     }
   }
 
+  if (message !== undefined) return readFromMessage(message, declared, maxBytes);
   if (body === null) {
     if (declared !== null && declared !== 0) throw mismatch(declared, 0);
     return new Uint8Array(0);
@@ -75,13 +85,7 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
   // declared are wrong framing whatever maxBytes allows.
   const limit = declared ?? maxBytes;
   const reader = body.getReader();
-  // The bytes so far: the first chunk as it came (a one-chunk body is never copied); from the
-  // second chunk on, one buffer they are copied into, grown by doubling. Keeping each chunk
-  // instead would hold one object per chunk: a body sent as 10⁶ one-byte HTTP chunks cost
-  // about 180 MB of heap that way.
-  let first: Uint8Array | null = null;
-  let buffer: Uint8Array | null = null;
-  let received = 0;
+  const bytes = new Collector(declared, limit);
   try {
     for (;;) {
       let result: ReadableStreamReadResult<unknown>;
@@ -98,40 +102,102 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
         cancel(reader, error);
         throw error;
       }
-      const bytes = chunk as Uint8Array;
-      received += bytes.byteLength;
-      if (received > limit) {
-        const error =
-          declared === null ? new ContentTooLargeError(maxBytes, received, null) : mismatch(declared, received);
+      const error = bytes.add(chunk as Uint8Array, maxBytes);
+      if (error !== undefined) {
         cancel(reader, error);
         throw error;
       }
-      if (bytes.byteLength === 0) continue;
-      if (first === null && buffer === null) {
-        first = bytes;
-        continue;
-      }
-      let target: Uint8Array;
-      if (buffer === null) {
-        // With Content-Length the size is known; else start small and double, never past the limit.
-        target = new Uint8Array(Math.max(received, declared ?? Math.min(Math.max(2 * received, MIN_BUFFER), limit)));
-        target.set(first!);
-        first = null;
-      } else if (received > buffer.byteLength) {
-        target = new Uint8Array(Math.max(received, Math.min(2 * buffer.byteLength, limit)));
-        target.set(buffer.subarray(0, received - bytes.byteLength));
-      } else {
-        target = buffer;
-      }
-      target.set(bytes, received - bytes.byteLength);
-      buffer = target;
     }
   } finally {
     reader.releaseLock();
   }
-  if (declared !== null && received !== declared) throw mismatch(declared, received);
-  if (buffer !== null) return buffer.subarray(0, received);
-  return first ?? new Uint8Array(0);
+  return bytes.end();
+}
+
+/**
+ * {@link readBody} from a Node message: the same limit, counted on the bytes as they arrive;
+ * past it, reading stops at once (the message is paused, not destroyed, so the answer still
+ * reaches the actor; the server drains a bounded rest and closes the connection).
+ */
+async function readFromMessage(message: NodeMessage, declared: number | null, maxBytes: number): Promise<Uint8Array> {
+  const bytes = new Collector(declared, declared ?? maxBytes);
+  let failure: Error | undefined;
+  let ended = false;
+  const onEvent = (event: MessageEvent): boolean => {
+    if ("chunk" in event) {
+      failure = bytes.add(event.chunk, maxBytes);
+      return failure === undefined;
+    }
+    if ("end" in event) ended = true;
+    else if ("nonBytes" in event) failure = new BodyReadError("body-read", "the request body yielded a non-byte chunk");
+    else failure = new BodyReadError("body-read", "the request body stream failed", { cause: event.failed });
+    return false;
+  };
+  await readMessage(message, onEvent);
+  if (failure !== undefined) throw failure;
+  if (!ended) throw new BodyReadError("body-read", "the request body stream failed");
+  return bytes.end();
+}
+
+/**
+ * The bytes of a body so far, under its limit: the first chunk as it came (a one-chunk body is
+ * never copied); from the second chunk on, one buffer they are copied into, grown by doubling.
+ * Keeping each chunk instead would hold one object per chunk: a body sent as 10⁶ one-byte HTTP
+ * chunks cost about 180 MB of heap that way.
+ */
+class Collector {
+  private first: Uint8Array | null = null;
+  private buffer: Uint8Array | null = null;
+  private received = 0;
+  private readonly declared: number | null;
+  private readonly limit: number;
+
+  /**
+   * @param declared - the valid `Content-Length`, or null.
+   * @param limit - the most bytes accepted: `declared` when given, else `maxBytes`.
+   */
+  constructor(declared: number | null, limit: number) {
+    this.declared = declared;
+    this.limit = limit;
+  }
+
+  /** Adds a chunk; returns the error that rejects the body when it passes the limit. */
+  add(bytes: Uint8Array, maxBytes: number): Error | undefined {
+    const { declared, limit } = this;
+    this.received += bytes.byteLength;
+    const received = this.received;
+    if (received > limit) {
+      return declared === null ? new ContentTooLargeError(maxBytes, received, null) : mismatch(declared, received);
+    }
+    if (bytes.byteLength === 0) return undefined;
+    if (this.first === null && this.buffer === null) {
+      this.first = bytes;
+      return undefined;
+    }
+    let target: Uint8Array;
+    if (this.buffer === null) {
+      // With Content-Length the size is known; else start small and double, never past the limit.
+      target = new Uint8Array(Math.max(received, declared ?? Math.min(Math.max(2 * received, MIN_BUFFER), limit)));
+      target.set(this.first!);
+      this.first = null;
+    } else if (received > this.buffer.byteLength) {
+      target = new Uint8Array(Math.max(received, Math.min(2 * this.buffer.byteLength, limit)));
+      target.set(this.buffer.subarray(0, received - bytes.byteLength));
+    } else {
+      target = this.buffer;
+    }
+    target.set(bytes, received - bytes.byteLength);
+    this.buffer = target;
+    return undefined;
+  }
+
+  /** The body, once the stream ended; throws when it disagrees with `Content-Length`. */
+  end(): Uint8Array {
+    const { declared, received } = this;
+    if (declared !== null && received !== declared) throw mismatch(declared, received);
+    if (this.buffer !== null) return this.buffer.subarray(0, received);
+    return this.first ?? new Uint8Array(0);
+  }
 }
 
 /** The first size of the buffer a body of several chunks is copied into, in bytes. */

@@ -1,0 +1,155 @@
+/**
+ * The body read straight from Node's message (src/body/node-message.ts, issue 16): on
+ * @hono/node-server, `readBody` with `nodeMessageOf` reads the same bytes under the same limit
+ * as from `request.body` (V1), and is used only for the server's own, unread request.
+ */
+import { request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type ServerType, serve } from "@hono/node-server";
+import { Hono } from "hono";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BodyReadError } from "../../../src/body/body-read-error.ts";
+import { ContentTooLargeError } from "../../../src/body/content-too-large-error.ts";
+import { nodeMessageOf } from "../../../src/body/node-message.ts";
+import { readBody } from "../../../src/body/read-body.ts";
+
+const MAX = 100_000;
+
+/** What the route saw: whether the message was used, and the outcome of reading. */
+interface Seen {
+  message: boolean;
+  bytes?: number;
+  sha?: string;
+  error?: string;
+}
+
+async function digest(bytes: Uint8Array): Promise<string> {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+let server: ServerType;
+let port = 0;
+
+beforeAll(async () => {
+  const app = new Hono<{ Bindings: { incoming: unknown } }>();
+  app.post("/read", async (c) => {
+    const message = nodeMessageOf(c.req.raw, c.env);
+    const seen: Seen = { message: message !== undefined };
+    try {
+      const bytes = await readBody(c.req.raw, { maxBytes: MAX, message });
+      seen.bytes = bytes.byteLength;
+      seen.sha = await digest(bytes);
+    } catch (error) {
+      seen.error = error instanceof ContentTooLargeError || error instanceof BodyReadError ? error.code : String(error);
+    }
+    return c.json(seen);
+  });
+  // Controls: a request another handler replaced, and one whose body was already touched.
+  app.post("/replaced", (c) => c.json({ message: nodeMessageOf(new Request(c.req.raw), c.env) !== undefined }));
+  app.post("/touched", async (c) => {
+    await c.req.raw.arrayBuffer();
+    return c.json({ message: nodeMessageOf(c.req.raw, c.env) !== undefined });
+  });
+  app.post("/no-env", (c) => c.json({ message: nodeMessageOf(c.req.raw, undefined) !== undefined }));
+  await new Promise<void>((resolve) => {
+    server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+/** POSTs `chunks` (chunked when `length` is false), resolving with the status and JSON answer. */
+function post(path: string, chunks: Uint8Array[], length = true): Promise<{ status: number; body: Seen }> {
+  return new Promise((resolve, reject) => {
+    const total = chunks.reduce((n, chunk) => n + chunk.byteLength, 0);
+    const req = httpRequest(
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method: "POST",
+        headers: length ? { "content-length": String(total) } : { "transfer-encoding": "chunked" },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (part: string) => (text += part));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Seen }));
+      },
+    );
+    req.on("error", reject);
+    let k = 0;
+    const next = () => {
+      while (k < chunks.length) {
+        if (!req.write(chunks[k++]!)) return void req.once("drain", next);
+      }
+      req.end();
+    };
+    next();
+  });
+}
+
+function bytes(n: number, seed = 1): Uint8Array {
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = (i * 31 + seed) & 0xff;
+  return out;
+}
+
+function split(b: Uint8Array, size: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < b.length; i += size) out.push(b.subarray(i, i + size));
+  return out;
+}
+
+describe("V1 a body read from Node's message: the limit holds on the bytes read", () => {
+  it("exactly maxBytes is read whole, in one chunk or many, with or without Content-Length", async () => {
+    const body = bytes(MAX);
+    const sha = await digest(body);
+    for (const [chunks, length] of [
+      [[body], true],
+      [split(body, 1000), true],
+      [split(body, 7), false],
+    ] as const) {
+      const { status, body: seen } = await post("/read", [...chunks], length);
+      expect(status).toBe(200);
+      expect(seen).toEqual({ message: true, bytes: MAX, sha });
+    }
+  });
+
+  it("one byte more is rejected: by Content-Length before reading, by counting when chunked", async () => {
+    const body = bytes(MAX + 1);
+    expect((await post("/read", [body], true)).body).toEqual({ message: true, error: "content-too-large" });
+    expect((await post("/read", split(body, 4096), false)).body).toEqual({ message: true, error: "content-too-large" });
+  });
+
+  it("a chunked body far past the limit is cut off and still answered (the message is paused, not destroyed)", async () => {
+    const { status, body } = await post("/read", split(bytes(3 * MAX), 16_384), false);
+    expect(status).toBe(200);
+    expect(body).toEqual({ message: true, error: "content-too-large" });
+    // The connection serves the next request (control).
+    expect((await post("/read", [bytes(10)], true)).body.bytes).toBe(10);
+  });
+
+  it("an empty body gives no bytes; a one-byte body one byte", async () => {
+    expect((await post("/read", [], true)).body).toEqual({
+      message: true,
+      bytes: 0,
+      sha: await digest(new Uint8Array(0)),
+    });
+    expect((await post("/read", [bytes(1)], true)).body.bytes).toBe(1);
+  });
+});
+
+describe("the message is used only for the server's own, unread request", () => {
+  it("not for a request a handler built anew, one whose body was read, or without Node's bindings", async () => {
+    expect((await post("/replaced", [bytes(5)])).body.message).toBe(false);
+    expect((await post("/touched", [bytes(5)])).body.message).toBe(false);
+    expect((await post("/no-env", [bytes(5)])).body.message).toBe(false);
+    // Control: the same body, the server's own unread request.
+    expect((await post("/read", [bytes(5)])).body.message).toBe(true);
+  });
+});
