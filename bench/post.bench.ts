@@ -6,7 +6,9 @@
  *
  * - B2, the unsafe floor: a Hono route `await c.req.json(); return c.json({ok: true})`;
  * - B3: B2 plus an @cfworker/json-schema `Validator` built from the same `s` at start-up;
- * - the page address with a constant act (`address()`).
+ * - the page address with a constant act (`address()`);
+ * - on Node also the same address made to read `request.body` (as before issue 16), so that
+ *   the gain of reading Node's message directly is measured in the same run.
  *
  * Goals: the address ≥ 0.85× B2 at 1 and 16 KiB on Node (≥ 0.9× on workerd); ≥ 5× B3 at 16 KiB
  * and ≥ 2.5× at 1 KiB on Node. Under attack: the address gets a mix in which every other
@@ -16,14 +18,15 @@
  * as fast.
  *
  * Load comes from `wrk` when it is on PATH, else from a Node keep-alive loop; the server runs
- * on core 0 and the load on core 1 (`taskset`, with two or more cores). Servers alternate in
+ * on core 0 and the load on core 1 (`taskset`, with two or more cores), both at `nice -15` where
+ * allowed (root), as in `serve.bench.ts`. Servers alternate in
  * each round (reversed every other round); a ratio is the median over rounds of the ratio of
  * runs made back to back. The table is printed and written as JSON under `bench/results/`.
  * `BENCH_POST_SECONDS` (default 3), `BENCH_POST_ROUNDS` (5), `BENCH_POST_RUNTIMES` (`node,workerd`),
  * `BENCH_SEED` (the attack's mutations).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { CompiledForm } from "../src/address/form.ts";
@@ -32,7 +35,17 @@ import { parseJson } from "../src/json/parse.ts";
 import type { PostServer } from "./post/apps.ts";
 import { type LoadRun, postLoad } from "./post/load.ts";
 import { benchSeed, corpus, mutations } from "./season.ts";
-import { bundle, hasTaskset, hasWrk, pin, startWorkerd } from "./serve.bench.ts";
+import {
+  bundle,
+  cpuSeconds,
+  hasTaskset,
+  hasWrk,
+  mayRaisePriority,
+  pin,
+  priority,
+  raise,
+  startWorkerd,
+} from "./serve.bench.ts";
 
 const root = join(import.meta.dirname, "..");
 const seconds = Number(process.env.BENCH_POST_SECONDS ?? 3);
@@ -40,7 +53,9 @@ const rounds = Number(process.env.BENCH_POST_ROUNDS ?? 5);
 const runtimes = (process.env.BENCH_POST_RUNTIMES ?? "node,workerd").split(",");
 const connections = 16;
 const sizes = ["1k", "16k", "256k"] as const;
-const servers: readonly PostServer[] = ["b2", "b3", "address"];
+/** The servers of a runtime: on Node also the address reading `request.body` (before issue 16). */
+const serversOf = (runtime: string): PostServer[] =>
+  runtime === "node" ? ["b2", "b3", "address", "address-web"] : ["b2", "b3", "address"];
 
 const median = (xs: readonly number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -87,6 +102,8 @@ function bodies(form: CompiledForm, scratch: string, seed: number): Record<strin
 
 interface Running {
   url: string;
+  /** The server's processes (for CPU time from /proc; empty where unknown). */
+  pids: number[];
   stop: () => Promise<void>;
 }
 
@@ -99,7 +116,12 @@ function startNode(kind: PostServer, module: string): Promise<Running> {
     kind,
     module,
   ];
-  const command = hasTaskset ? ["taskset", "-c", "0", process.execPath, ...args] : [process.execPath, ...args];
+  const command = [
+    ...(mayRaisePriority ? priority : []),
+    ...(hasTaskset ? ["taskset", "-c", "0"] : []),
+    process.execPath,
+    ...args,
+  ];
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(command[0]!, command.slice(1), { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
@@ -110,6 +132,7 @@ function startNode(kind: PostServer, module: string): Promise<Running> {
       if (line)
         resolve({
           url: `http://127.0.0.1:${line[1]}/page`,
+          pids: child.pid !== undefined && existsSync(`/proc/${child.pid}/stat`) ? [child.pid] : [],
           stop: () =>
             new Promise((done) => {
               child.on("exit", () => done());
@@ -130,7 +153,8 @@ export default postApp(${JSON.stringify(kind)}, form);`,
   pin(process.pid, "0");
   try {
     const worker = await startWorkerd(script);
-    return { url: new URL("/page", worker.url).href, stop: worker.dispose };
+    raise(worker.pids);
+    return { url: new URL("/page", worker.url).href, pids: worker.pids, stop: worker.dispose };
   } finally {
     pin(process.pid, `0-${availableParallelism() - 1}`);
   }
@@ -139,9 +163,12 @@ export default postApp(${JSON.stringify(kind)}, form);`,
 interface SizeResult {
   /** Valid acts per second per round, by server; `attack`: the address under the mix. */
   rates: Record<PostServer | "attack", number[]>;
+  /** Server CPU time per answered request, µs, per round (empty where /proc is absent). */
+  cpu: Record<PostServer | "attack", number[]>;
 }
 
 async function measure(runtime: string, module: string, files: ReturnType<typeof bodies>, scratch: string) {
+  const servers = serversOf(runtime);
   const started = {} as Record<PostServer, Running>;
   for (const kind of servers)
     started[kind] = runtime === "node" ? await startNode(kind, module) : await startOnWorkerd(kind, module);
@@ -151,7 +178,7 @@ async function measure(runtime: string, module: string, files: ReturnType<typeof
       files: list,
       seconds: s,
       connections,
-      prefix: hasTaskset ? ["taskset", "-c", "1"] : [],
+      prefix: [...(mayRaisePriority ? priority : []), ...(hasTaskset ? ["taskset", "-c", "1"] : [])],
       wrk: hasWrk,
       scratch,
     });
@@ -169,15 +196,17 @@ async function measure(runtime: string, module: string, files: ReturnType<typeof
       for (const size of sizes) await load(started[kind].url, [files[size]!.valid], 1); // warm-up
     }
     await load(started.address.url, files["1k"]!.mix, 1);
-    for (const size of sizes) results[size] = { rates: { b2: [], b3: [], address: [], attack: [] } };
+    const none = () => ({ b2: [], b3: [], address: [], "address-web": [], attack: [] });
+    for (const size of sizes) results[size] = { rates: none(), cpu: none() };
     for (let round = 0; round < rounds; round++) {
       for (const size of sizes) {
-        const order: (PostServer | "attack")[] = ["b2", "b3", "address", "attack"];
+        const order: (PostServer | "attack")[] = [...servers, "attack"];
         for (const what of round % 2 === 0 ? order : order.reverse()) {
-          const run: LoadRun =
-            what === "attack"
-              ? await load(started.address.url, files[size]!.mix)
-              : await load(started[what].url, [files[size]!.valid]);
+          const server = started[what === "attack" ? "address" : what];
+          const before = server.pids.length > 0 ? cpuSeconds(server.pids) : 0;
+          const run: LoadRun = await load(server.url, what === "attack" ? files[size]!.mix : [files[size]!.valid]);
+          if (server.pids.length > 0)
+            results[size]!.cpu[what].push(((cpuSeconds(server.pids) - before) / (run.rate * seconds)) * 1e6);
           if (what !== "attack" && run.other > 0) throw new Error(`${runtime} ${what} ${size}: answers other than 200`);
           results[size]!.rates[what].push(run.ok);
         }
@@ -197,33 +226,42 @@ export default async function postBench(): Promise<void> {
   const files = bodies(form, scratch, seed);
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   console.log(
-    `POST /page, ${hasWrk ? "wrk" : "Node keep-alive loop"}, ${connections} connections, ${rounds} rounds × ${seconds} s per server and size, alternated; ${hasTaskset ? "server on core 0, load on core 1" : "unpinned"}; ${availableParallelism()} × ${cpu}; attack seed ${seed}\n`,
+    `POST /page, ${hasWrk ? "wrk" : "Node keep-alive loop"}, ${connections} connections, ${rounds} rounds × ${seconds} s per server and size, alternated; ${hasTaskset ? "server on core 0, load on core 1" : "unpinned"}${mayRaisePriority ? ", both at nice -15" : ""}; ${availableParallelism()} × ${cpu}; attack seed ${seed}\n`,
   );
   const table: Record<string, unknown>[] = [];
   try {
     for (const runtime of runtimes) {
       const results = await measure(runtime, module, files, scratch);
       for (const size of sizes) {
-        const { rates } = results[size]!;
+        const { rates, cpu } = results[size]!;
         const paired = (a: number[], b: number[], scale = 1) => a.map((x, r) => x / (b[r]! * scale));
-        const vsB2 = paired(rates.address, rates.b2);
-        const vsB3 = paired(rates.address, rates.b3);
-        const attack = paired(rates.attack, rates.address, 0.5);
         const goalB2 = size === "256k" ? null : runtime === "node" ? 0.85 : 0.9;
         const goalB3 = runtime !== "node" ? null : size === "16k" ? 5 : size === "1k" ? 2.5 : null;
-        const spread = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
-        const verdict = (x: number, goal: number | null) =>
-          goal === null ? "" : x >= goal ? ` (≥ ${goal} met)` : ` (≥ ${goal} NOT met)`;
+        const web = runtime === "node";
+        /** A ratio cell: the median of per-round ratios, its goal, and the range over rounds. */
+        const cell = (xs: number[], goal: number | null) => {
+          if (xs.length === 0 || xs.some(Number.isNaN)) return "n/a";
+          const m = median(xs);
+          const verdict = goal === null ? "" : m >= goal ? ` (≥ ${goal} met)` : ` (≥ ${goal} NOT met)`;
+          return `${m.toFixed(2)}${verdict} [${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}]`;
+        };
+        const hasCpu = cpu.address.length > 0;
         table.push({
           runtime,
           body: size,
-          "B2 acts/s": Math.round(median(rates.b2)),
-          "B3 acts/s": Math.round(median(rates.b3)),
-          "address acts/s": Math.round(median(rates.address)),
-          "address ÷ B2": `${median(vsB2).toFixed(2)}${verdict(median(vsB2), goalB2)} [${spread(vsB2)}]`,
-          "address ÷ B3": `${median(vsB3).toFixed(2)}${verdict(median(vsB3), goalB3)} [${spread(vsB3)}]`,
-          "under attack ÷ valid-only": `${median(attack).toFixed(2)}${verdict(median(attack), 0.9)} [${spread(attack)}]`,
-          raw: rates,
+          "acts/s B2 / B3 / address": [rates.b2, rates.b3, rates.address].map((x) => Math.round(median(x))).join(" / "),
+          "address ÷ B2": cell(paired(rates.address, rates.b2), goalB2),
+          "address ÷ B3": cell(paired(rates.address, rates.b3), goalB3),
+          "under attack ÷ valid-only": cell(paired(rates.attack, rates.address, 0.5), 0.9),
+          "÷ reading request.body": web ? cell(paired(rates.address, rates["address-web"]), null) : "n/a",
+          "CPU µs/act B2 / B3 / address": hasCpu
+            ? [cpu.b2, cpu.b3, cpu.address].map((x) => median(x).toFixed(0)).join(" / ")
+            : "n/a",
+          "by CPU ÷ B2": hasCpu ? cell(paired(cpu.b2, cpu.address), goalB2) : "n/a",
+          "by CPU ÷ B3": hasCpu ? cell(paired(cpu.b3, cpu.address), goalB3) : "n/a",
+          "by CPU attack ÷ valid-only": hasCpu ? cell(paired(cpu.address, cpu.attack), 0.9) : "n/a",
+          "by CPU ÷ reading request.body": hasCpu && web ? cell(paired(cpu["address-web"], cpu.address), null) : "n/a",
+          raw: { rates, cpu },
         });
       }
     }
@@ -234,7 +272,9 @@ export default async function postBench(): Promise<void> {
   console.log(`| ${head.join(" | ")} |`);
   console.log(`|${head.map((_, k) => (k < 2 ? " --- " : " ---: ")).join("|")}|`);
   for (const row of table) console.log(`| ${head.map((key) => String(row[key])).join(" | ")} |`);
-  console.log("\n(medians of per-round ratios; [min–max over rounds])");
+  console.log(
+    "\n(medians of per-round ratios; [min–max over rounds]; by CPU: the other's server CPU time per answered request ÷ the address's, from /proc; under attack, per answered request of the mix)",
+  );
   const out = join(import.meta.dirname, "results");
   mkdirSync(out, { recursive: true });
   const file = join(out, `post-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);

@@ -146,7 +146,7 @@ export async function startWorkerd(script: string): Promise<Workerd> {
  * shared with other work, this keeps other processes from taking their cores mid-run. Fails
  * silently elsewhere.
  */
-const priority = ["nice", "-n", "-15"];
+export const priority = ["nice", "-n", "-15"];
 export const mayRaisePriority = spawnSync("nice", ["-n", "-15", "true"]).status === 0 && process.getuid?.() === 0;
 export function raise(pids: number[]): void {
   if (mayRaisePriority)

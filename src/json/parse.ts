@@ -473,7 +473,10 @@ function readLiteral(b: Uint8Array, len: number, i: number, b1: number, b2: numb
  * caller's runs, whenever it was added. The parser is iterative: depth never grows the call
  * stack.
  *
- * Cost: no allocation per character. A text of at most 64 KiB is decoded once and its strings
+ * Cost: no allocation per character. The text is first copied into a buffer kept between
+ * calls (up to 1 MiB) with zero bytes after it, so that no read goes past the end of its buffer
+ * and every read sees one `Uint8Array` type: the speed of a call does not depend on what the
+ * process parsed before (issue 16). A text of at most 64 KiB is decoded once and its strings
  * are slices of that copy (so a string kept long after the call keeps up to 128 KiB alive); a
  * larger text is decoded string by string. Array elements are collected on one stack kept
  * between calls (up to 2¹⁹ slots; a successful call overwrites what it wrote, the call after a

@@ -12,19 +12,19 @@ const directory = fileURLToPath(new URL("../../golden/", import.meta.url).href);
  * Each sample: its golden name and its schema file (from the project root). The page sample is
  * the page workload's form itself, `bench/page.form.json` (one copy of it in the project).
  */
-const samples: [name: string, file: string][] = [
+const samples: { name: string; file: string }[] = [
   ...readdirSync(directory)
     .filter((file) => file.endsWith(".schema.json"))
-    .map((file): [string, string] => [file.slice(0, -".schema.json".length), `test/golden/${file}`]),
-  ["page", "bench/page.form.json"],
-].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    .map((file) => ({ name: file.slice(0, -".schema.json".length), file: `test/golden/${file}` })),
+  { name: "page", file: "bench/page.form.json" },
+].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 const root = fileURLToPath(new URL("../../../", import.meta.url).href);
 
 describe("V3 generated code matches the committed golden files", () => {
   it("has samples", () => {
     expect(samples.length).toBeGreaterThanOrEqual(3);
   });
-  for (const [name, file] of samples) {
+  for (const { name, file } of samples) {
     it(`${name}: test/golden/${name}.validate.js`, () => {
       const schema = JSON.parse(readFileSync(root + file, "utf8")) as unknown;
       const generated = compileForm(schema, { source: file });
