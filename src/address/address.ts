@@ -103,7 +103,8 @@ const ALLOW = "GET, HEAD, POST, OPTIONS";
  */
 export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E>): Hono<E> {
   const { form, act, onReject, gptType, cacheControl, development = false } = options;
-  const limits = verificationLimits(form, options);
+  // Development mode (X3) names the line and column of a syntax error, at the cost of a pass over the body.
+  const limits = { ...verificationLimits(form, options), lineColumn: development };
   // Precomputed once: GET does header matching and nothing else (S4).
   const arrival = prepareArrival(form, { gptType, cacheControl });
   const preflightHeaders: HeaderList = [
@@ -163,43 +164,8 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
 
   async function verify(c: Context<E>): Promise<Response> {
     const request = c.req.raw;
-<<<<<<< HEAD
     const outcome = await verifyAct(request, form, limits);
     if (!outcome.ok) return reject(request, outcome.code, outcome.reason);
-=======
-    // No decompression: a coded body is rejected unread (DESIGN.md §6).
-    const coding = request.headers.get("content-encoding");
-    if (!onlyCodings(coding, "identity")) {
-      void request.body?.cancel().catch(() => {}); // not awaited: see readBody
-      return reject(request, "content-encoding", `Content-Encoding ${JSON.stringify(coding)}`);
-    }
-    // A runtime that passes a transfer coding it did not decode (Node keeps `gzip` of
-    // `gzip, chunked`) would hand over coded bytes; only plain chunking is read.
-    const transfer = request.headers.get("transfer-encoding");
-    if (!onlyCodings(transfer, "chunked")) {
-      void request.body?.cancel().catch(() => {}); // not awaited: see readBody
-      return reject(request, "transfer-encoding", `Transfer-Encoding ${JSON.stringify(transfer)}`);
-    }
-    let bytes: Uint8Array;
-    try {
-      bytes = await readBody(request, { maxBytes });
-    } catch (error) {
-      if (error instanceof ContentTooLargeError || error instanceof BodyReadError) {
-        return reject(request, error.code, error.message);
-      }
-      throw error;
-    }
-    let value: unknown;
-    try {
-      value = parseJson(bytes, { maxDepth });
-    } catch (error) {
-      // Development mode (X3) names the line and column too, at the cost of a pass over the body.
-      if (error instanceof JsonSyntaxError)
-        return reject(request, `json-syntax:${error.code}`, development ? error.messageIn(bytes) : error.message);
-      throw error;
-    }
-    if (!form.validate(value)) return reject(request, "schema", form.lastFailure());
->>>>>>> i10-package
     let body: string;
     try {
       body = encodeConsequence(await act(outcome.value, { actor: request.headers.get("gpt-actor"), c }));
