@@ -8,6 +8,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { buildForms, FormFileError } from "../src/compile/build-forms.ts";
+import { wranglerSync } from "./wrangler.ts";
 
 const root = join(import.meta.dirname, "..");
 try {
@@ -26,15 +27,8 @@ try {
   throw error;
 }
 if (!process.argv.includes("--forms-only")) {
-  // Offline and quiet: no telemetry, no banner (and its registry check), errors only.
-  const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
-  const quiet = { WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", WRANGLER_LOG: "error" };
   try {
-    execFileSync(process.execPath, [wrangler, "types"], {
-      cwd: root,
-      stdio: "inherit",
-      env: { ...process.env, ...quiet },
-    });
+    wranglerSync(["types"], { cwd: root, env: { WRANGLER_LOG: "error" } });
   } catch {
     console.error("build failed: wrangler types (wrangler.toml → worker-configuration.d.ts) reported the errors above");
     process.exit(1);
