@@ -12,7 +12,8 @@
  * @module
  */
 import { compile as compileType } from "json-schema-to-typescript";
-import { FormDocument, isSchemaObject } from "./document.ts";
+import { isJsonObject } from "../json/is-json-object.ts";
+import { FormDocument } from "./document.ts";
 import { childPointer, parsePointer } from "./pointer.ts";
 import { keywordOf } from "./vocabulary.ts";
 
@@ -39,7 +40,7 @@ const omitted = new Set(["$id", "$anchor", "$schema", "$defs", "$comment", "defa
 /** Does a JSON value hold, at any depth, an object with a `$ref` member? */
 function holdsReference(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(holdsReference);
-  if (!isSchemaObject(value)) return false;
+  if (!isJsonObject(value)) return false;
   return Object.hasOwn(value, "$ref") || Object.values(value).some(holdsReference);
 }
 
@@ -109,7 +110,7 @@ class TypableCopy {
 
   root(): unknown {
     const root = this.#copy(this.#document.root, "");
-    if (!isSchemaObject(root)) return root;
+    if (!isJsonObject(root)) return root;
     delete root.title;
     const defs: Array<[string, unknown]> = [];
     for (let pointer = this.#pending.shift(); pointer !== undefined; pointer = this.#pending.shift()) {
@@ -135,7 +136,7 @@ class TypableCopy {
   }
 
   #copy(schema: unknown, pointer: string): unknown {
-    if (!isSchemaObject(schema)) return schema;
+    if (!isJsonObject(schema)) return schema;
     const literals = Object.hasOwn(schema, "const") ? [schema.const] : (schema.enum as unknown[] | undefined);
     if (literals?.some(holdsReference)) {
       // The generator's resolver would take a `$ref` member of a value for a reference: the
@@ -155,7 +156,7 @@ class TypableCopy {
         entries.push([name, value]);
         continue;
       }
-      let copy: unknown = Array.isArray(value) ? [...value] : isSchemaObject(value) ? { ...value } : value;
+      let copy: unknown = Array.isArray(value) ? [...value] : isJsonObject(value) ? { ...value } : value;
       for (const [tokens, sub] of subschemas) {
         const typed = this.#copy(sub, childPointer(pointer, name, ...tokens));
         if (tokens.length === 0) copy = typed;
