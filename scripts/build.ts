@@ -1,10 +1,12 @@
 /**
- * `npm run build`: forms/ → examples/pages/generated/ (the form modules), then the library → dist/
+ * `npm run build`: forms/ → examples/pages/generated/ (the form modules), src/mcp/messages/ →
+ * src/mcp/generated/ (the MCP door's message validators), then the library → dist/
  * (ESM + .d.ts for the entries `gpt-address` and `gpt-address/compile`).
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { buildForms, FormFileError } from "../src/compile/build-forms.ts";
+import { buildMcpMessages } from "./build-mcp.ts";
 
 const root = join(import.meta.dirname, "..");
 try {
@@ -14,6 +16,7 @@ try {
       `built ${form.file} → ${form.module} (${form.arrivalBytes} bytes on GET, maxDepth ${form.maxDepth ?? "unbounded"})`,
     );
   }
+  for (const message of await buildMcpMessages(root)) console.log(`built ${message.file} → ${message.module}`);
 } catch (error) {
   if (error instanceof FormFileError) {
     console.error(`build failed: ${error.message}`);
