@@ -22,6 +22,7 @@ const ENVELOPE = {
 
 interface Door {
   post(body: BodyInit, headers?: Record<string, string>): Promise<Response>;
+  // biome-ignore lint/suspicious/noExplicitAny: the tests read answers as plain JSON, member by member.
   rpc(method: string, params?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   fetch(init: RequestInit & { headers?: Record<string, string> }, url?: string): Promise<Response>;
   readonly acts: unknown[];
@@ -286,7 +287,7 @@ describe("mcp(): transport", () => {
     const d = door();
     const response = await d.post(`[${VALID_CALL}]`);
     expect(response.status).toBe(400);
-    expect((await response.json()).error.code).toBe(-32600);
+    expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32600);
     expect(d.acts).toEqual([]);
     expect((await d.post(VALID_CALL)).status).toBe(200);
   });
