@@ -122,7 +122,16 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
     if (name === "page" || name === "feedback") continue;
     tools.push(serve({ form: other, gptType: name, act: (): Received => ({ received: true }) }));
   }
-  app.all("/mcp", mcp(tools, { name: "gpt-address-example", title: "gpt-address example", ...options.mcp }));
+  app.all(
+    "/mcp",
+    mcp(tools, {
+      name: "gpt-address-example",
+      title: "gpt-address example",
+      instructions:
+        "Each tool is a GPT address of this server. Call it with arguments that validate against its inputSchema: arguments that do not are refused and nothing is done.",
+      ...options.mcp,
+    }),
+  );
 
   app.get("/pages/:id", async function storedPage(c) {
     const id = c.req.param("id");
