@@ -1,7 +1,10 @@
 /**
  * `npm run build`: forms/ → examples/pages/generated/ (the form modules), src/mcp/messages/ →
- * src/mcp/generated/ (the MCP door's message validators), then the library → dist/
- * (ESM + .d.ts for the entries `gpt-address` and `gpt-address/compile`).
+ * src/mcp/generated/ (the MCP door's message validators), wrangler.toml →
+ * worker-configuration.d.ts (`wrangler types`: the Workers runtime types and the example
+ * worker's `Env`, which `tsc -p tsconfig.json` reads), then the library → dist/ (ESM + .d.ts
+ * for the entries `gpt-address` and `gpt-address/compile`). `--forms-only` stops after the
+ * form modules. All these outputs are generated, never committed (.gitignore).
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
@@ -15,6 +18,7 @@ try {
     console.log(
       `built ${form.file} → ${form.module} (${form.arrivalBytes} bytes on GET, maxDepth ${form.maxDepth ?? "unbounded"})`,
     );
+    if (form.typeFallback !== null) console.warn(`  its Act type is unknown: ${form.typeFallback}`);
   }
   for (const message of await buildMcpMessages(root)) console.log(`built ${message.file} → ${message.module}`);
 } catch (error) {
@@ -25,6 +29,20 @@ try {
   throw error;
 }
 if (!process.argv.includes("--forms-only")) {
+  // Offline and quiet: no telemetry, no banner (and its registry check), errors only.
+  const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
+  const quiet = { WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", WRANGLER_LOG: "error" };
+  try {
+    execFileSync(process.execPath, [wrangler, "types"], {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, ...quiet },
+    });
+  } catch {
+    console.error("build failed: wrangler types (wrangler.toml → worker-configuration.d.ts) reported the errors above");
+    process.exit(1);
+  }
+  console.log("generated worker-configuration.d.ts");
   const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
   try {
     execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });

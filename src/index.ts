@@ -8,7 +8,7 @@
  * ```ts
  * import { Hono } from "hono";
  * import { address } from "gpt-address";
- * import { form } from "./generated/page.ts"; // built from forms/page.json by `npm run build`
+ * import { form } from "./generated/page.js"; // built from forms/page.json by `npm run build`
  *
  * const app = new Hono();
  * app.route("/page", address({ form, act: (page) => ({ title: page.title }) }));

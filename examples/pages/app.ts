@@ -14,9 +14,9 @@ import { type AddressOptions, address } from "../../src/address/address.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
 import { type McpOptions, mcp } from "../../src/mcp/mcp.ts";
 import type { AnyMcpAddress, McpAddress } from "../../src/mcp/tools.ts";
-import type { Act as FeedbackAct } from "./generated/feedback.ts";
-import { forms } from "./generated/forms.ts";
-import { form, type Act as PageAct } from "./generated/page.ts";
+import type { Act as FeedbackAct } from "./generated/feedback.js";
+import { forms } from "./generated/forms.js";
+import { form, type Act as PageAct } from "./generated/page.js";
 import { PAGE_CONTENT_SECURITY_POLICY, renderPage } from "./render.ts";
 import type { PageStore } from "./store.ts";
 

@@ -28,7 +28,7 @@ export interface ActContext<E extends Env = Env> {
 
 /** Options of {@link address}. */
 export interface AddressOptions<Act, E extends Env = Env> {
-  /** The form, as built from `forms/<name>.json` (`import { form } from "./generated/<name>.ts"`). */
+  /** The form, as built from `forms/<name>.json` (`import { form } from "./generated/<name>.js"`). */
   readonly form: CompiledForm<Act>;
   /**
    * Performs a valid act. Runs only after the body was read, parsed strictly and validated
@@ -94,7 +94,7 @@ const ALLOW = "GET, HEAD, POST, OPTIONS";
  * ```ts
  * import { Hono } from "hono";
  * import { address } from "gpt-address";
- * import { form } from "./generated/page.ts";
+ * import { form } from "./generated/page.js";
  *
  * const app = new Hono();
  * app.route("/page", address({ form, act: (page) => ({ title: page.title }) }));
@@ -103,7 +103,8 @@ const ALLOW = "GET, HEAD, POST, OPTIONS";
  */
 export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E>): Hono<E> {
   const { form, act, onReject, gptType, cacheControl, development = false } = options;
-  const limits = verificationLimits(form, options);
+  // Development mode (X3) names the line and column of a syntax error, at the cost of a pass over the body.
+  const limits = { ...verificationLimits(form, options), lineColumn: development };
   // Precomputed once: GET does header matching and nothing else (S4).
   const arrival = prepareArrival(form, { gptType, cacheControl });
   const preflightHeaders: HeaderList = [

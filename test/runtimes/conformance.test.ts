@@ -13,7 +13,7 @@ import { join, relative } from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { forms } from "../../examples/pages/generated/forms.ts";
+import { forms } from "../../examples/pages/generated/forms.js";
 import type { CompiledForm } from "../../src/address/form.ts";
 import { buildForms } from "../../src/compile/build-forms.ts";
 import { mcp } from "../../src/mcp/mcp.ts";

@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { describe, expect, it, vi } from "vitest";
-import { forms } from "../../examples/pages/generated/forms.ts";
+import { forms } from "../../examples/pages/generated/forms.js";
 import type { CompiledForm } from "../../src/address/form.ts";
 import type { Rejection } from "../../src/address/rejection.ts";
 import { type McpOptions, mcp } from "../../src/mcp/mcp.ts";

@@ -4,7 +4,7 @@
  * control that differs from it in one respect.
  */
 import { describe, expect, it } from "vitest";
-import { forms } from "../../examples/pages/generated/forms.ts";
+import { forms } from "../../examples/pages/generated/forms.js";
 import { encodeConsequence } from "../../src/address/act.ts";
 import { prepareArrival } from "../../src/address/arrival.ts";
 import {
