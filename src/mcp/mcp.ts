@@ -243,7 +243,7 @@ export function mcp<E extends Env = Env>(addresses: readonly AnyMcpAddress<E>[],
             : 400;
       return refused({ status, id: null, error: { code: INVALID_REQUEST, message: messageFor(status) } }, origin);
     }
-    const parsed = parseAct(received.value, { maxDepth });
+    const parsed = parseAct(received.value, { maxDepth, lineColumn: development });
     if (!parsed.ok) {
       reject(request, parsed.code, parsed.reason);
       const message = development ? `Parse error: ${parsed.code}: ${parsed.reason}` : "Parse error";
