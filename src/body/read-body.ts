@@ -5,7 +5,7 @@
  */
 import { BodyReadError } from "./body-read-error.ts";
 import { ContentTooLargeError } from "./content-too-large-error.ts";
-import { type MessageEvent, type NodeMessage, readMessage } from "./node-message.ts";
+import type { NodeMessage } from "./node-message.ts";
 
 /** Options of {@link readBody}. */
 export interface ReadBodyOptions {
@@ -116,27 +116,50 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
 
 /**
  * {@link readBody} from a Node message: the same limit, counted on the bytes as they arrive;
- * past it, reading stops at once (the message is paused, not destroyed, so the answer still
- * reaches the actor; the server drains a bounded rest and closes the connection).
+ * past it, reading stops at once. The message is then paused, not destroyed, so that the answer
+ * still reaches the actor; @hono/node-server drains a bounded rest after it and closes the
+ * connection, and those bytes are never kept. Once the message ended or failed the listeners
+ * are left in place and do nothing: removing stream listeners measured 8 % of the busy time of
+ * a 1 KiB act.
  */
-async function readFromMessage(message: NodeMessage, declared: number | null, maxBytes: number): Promise<Uint8Array> {
+function readFromMessage(message: NodeMessage, declared: number | null, maxBytes: number): Promise<Uint8Array> {
   const bytes = new Collector(declared, declared ?? maxBytes);
-  let failure: Error | undefined;
-  let ended = false;
-  const onEvent = (event: MessageEvent): boolean => {
-    if ("chunk" in event) {
-      failure = bytes.add(event.chunk, maxBytes);
-      return failure === undefined;
-    }
-    if ("end" in event) ended = true;
-    else if ("nonBytes" in event) failure = new BodyReadError("body-read", "the request body yielded a non-byte chunk");
-    else failure = new BodyReadError("body-read", "the request body stream failed", { cause: event.failed });
-    return false;
-  };
-  await readMessage(message, onEvent);
-  if (failure !== undefined) throw failure;
-  if (!ended) throw new BodyReadError("body-read", "the request body stream failed");
-  return bytes.end();
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const fail = (error: Error) => {
+      done = true;
+      reject(error);
+    };
+    const onData = (chunk: unknown) => {
+      if (done) return;
+      const error =
+        chunk instanceof Uint8Array
+          ? bytes.add(chunk, maxBytes)
+          : new BodyReadError("body-read", "the request body yielded a non-byte chunk");
+      if (error === undefined) return;
+      message.off("data", onData);
+      message.pause();
+      fail(error);
+    };
+    const onEnd = () => {
+      if (done) return;
+      done = true;
+      try {
+        resolve(bytes.end());
+      } catch (error) {
+        reject(error);
+      }
+    };
+    message.on("data", onData);
+    message.on("end", onEnd);
+    message.on("close", () => {
+      if (message.readableEnded) onEnd();
+      else if (!done) fail(new BodyReadError("body-read", "the connection closed before the body ended"));
+    });
+    message.on("error", (cause) => {
+      if (!done) fail(new BodyReadError("body-read", "the request body stream failed", { cause }));
+    });
+  });
 }
 
 /**
