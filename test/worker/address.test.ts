@@ -4,7 +4,7 @@
  */
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
-import { form } from "../../examples/pages/generated/page.ts";
+import { form } from "../../examples/pages/generated/page.js";
 import { invalid, valid } from "./fixtures.ts";
 import {
   capturingErrors,
@@ -734,6 +734,23 @@ describe("R2 failure says nothing", () => {
     const tooLarge = await harness({ development: true, maxBytes: 10 }).post(recipe);
     expect(tooLarge.status).toBe(413);
     expect(((await tooLarge.json()) as { code: string }).code).toBe("content-too-large");
+  });
+
+  it("X3 development mode names the line and column of a JSON syntax error, with the byte offset once", async () => {
+    const h = harness({ development: true });
+    const response = await h.post('{\n  "title": "a",\n  "title": "b"\n}');
+    expect(response.status).toBe(400);
+    const problem = (await response.json()) as Record<string, unknown>;
+    expect(problem).toMatchObject({ code: "json-syntax:duplicate-name" });
+    expect(problem.detail).toBe("duplicate member name at line 3, column 3 (byte 20)");
+    // Control: off development mode, the log keeps the plain message (no pass over the body).
+    const plain = harness();
+    const rejection = await expectRejected(
+      plain,
+      await plain.post('{\n  "title": "a",\n  "title": "b"\n}'),
+      "json-syntax:duplicate-name",
+    );
+    expect(rejection.reason).toBe("duplicate member name at byte 20");
   });
 
   it("X3 development mode is off by default", async () => {

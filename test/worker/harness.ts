@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { expect, vi } from "vitest";
-import { form as pageForm } from "../../examples/pages/generated/page.ts";
+import { form as pageForm } from "../../examples/pages/generated/page.js";
 import { type AddressOptions, address } from "../../src/address/address.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
 import type { Rejection } from "../../src/address/rejection.ts";
