@@ -1,14 +1,18 @@
 /**
- * `npm run build`: forms/ → examples/pages/generated/ (the form modules), then the library → dist/
- * (ESM + .d.ts for the entries `gpt-address` and `gpt-address/compile`, dist/ emptied first).
+ * `npm run build`: forms/ → examples/pages/generated/ (the form modules), wrangler.toml →
+ * worker-configuration.d.ts (`wrangler types`: the Workers runtime types and the example
+ * worker's `Env`, which `tsc -p tsconfig.json` reads), then the library → dist/ (ESM + .d.ts
+ * for the entries `gpt-address` and `gpt-address/compile`, dist/ emptied first). All three
+ * outputs are generated, never committed (.gitignore).
  *
- * `--forms-only` stops after the forms; `--lib-only` (the `prepare` script, run by `npm pack`,
- * `npm publish` and an install from a git URL) builds only dist/.
+ * `--forms-only` stops after the form modules; `--lib-only` (the `prepare` script, run by
+ * `npm pack`, `npm publish` and an install from a git URL) builds only dist/.
  */
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { buildForms, FormFileError } from "../src/compile/build-forms.ts";
+import { wranglerSync } from "./wrangler.ts";
 
 const root = join(import.meta.dirname, "..");
 if (!process.argv.includes("--lib-only")) {
@@ -27,6 +31,15 @@ if (!process.argv.includes("--lib-only")) {
     }
     throw error;
   }
+}
+if (!process.argv.includes("--forms-only") && !process.argv.includes("--lib-only")) {
+  try {
+    wranglerSync(["types"], { cwd: root, env: { WRANGLER_LOG: "error" } });
+  } catch {
+    console.error("build failed: wrangler types (wrangler.toml → worker-configuration.d.ts) reported the errors above");
+    process.exit(1);
+  }
+  console.log("generated worker-configuration.d.ts");
 }
 if (!process.argv.includes("--forms-only")) {
   const tsc = join(root, "node_modules", "typescript", "bin", "tsc");

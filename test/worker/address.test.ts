@@ -6,7 +6,15 @@ import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { form } from "../../examples/pages/generated/page.js";
 import { invalid, valid } from "./fixtures.ts";
-import { encode, expectAccepted, expectRejected, fields, harness } from "./harness.ts";
+import {
+  capturingErrors,
+  encode,
+  expectAccepted,
+  expectLoggedFaults,
+  expectRejected,
+  fields,
+  harness,
+} from "./harness.ts";
 
 const releaseNotes = valid["valid-release-notes.json"];
 const recipe = valid["valid-recipe.json"];
@@ -583,14 +591,19 @@ describe("V4 nothing is accepted that the validator did not check", () => {
         }) as unknown as typeof form.validate,
       },
     });
-    const response = await h.post(recipe);
-    expect(response.status).toBe(500);
-    expect(await response.text()).toBe("");
+    const logged = await capturingErrors(async () => {
+      const response = await h.post(recipe);
+      expect(response.status).toBe(500);
+      expect(await response.text()).toBe("");
+    });
     expect(h.acts).toEqual([]);
     expect(h.rejections).toEqual([]);
-    // Control: the same address with the real validator acts.
+    expectLoggedFaults(logged, [['gpt-address: verification of the address "page" threw', "unimplemented keyword"]]);
+    // Control: the same address with the real validator acts, and logs nothing.
     const control = harness();
-    await expectAccepted(control, await control.post(recipe));
+    expect(await capturingErrors(async () => void (await expectAccepted(control, await control.post(recipe))))).toEqual(
+      [],
+    );
   });
 });
 
@@ -623,9 +636,14 @@ describe("R1 success", () => {
       })(),
     ]) {
       const h = harness({ act: () => result });
-      const response = await h.post(recipe);
-      expect(response.status).toBe(500);
-      expect(await response.text()).toBe("");
+      const logged = await capturingErrors(async () => {
+        const response = await h.post(recipe);
+        expect(response.status).toBe(500);
+        expect(await response.text()).toBe("");
+      });
+      expect(logged).toHaveLength(1);
+      expect(logged[0]![0]).toBe('gpt-address: the act handler of the address "page" threw');
+      expect(logged[0]![1]).toBeInstanceOf(TypeError);
     }
   });
 
@@ -635,10 +653,13 @@ describe("R1 success", () => {
         throw new Error("store unavailable");
       },
     });
-    const response = await h.post(recipe);
-    expect(response.status).toBe(500);
-    expect(await response.text()).toBe("");
+    const logged = await capturingErrors(async () => {
+      const response = await h.post(recipe);
+      expect(response.status).toBe(500);
+      expect(await response.text()).toBe("");
+    });
     expect(h.rejections).toEqual([]);
+    expectLoggedFaults(logged, [['gpt-address: the act handler of the address "page" threw', "store unavailable"]]);
   });
 });
 
@@ -694,8 +715,11 @@ describe("R2 failure says nothing", () => {
         throw new Error("logger down");
       },
     });
-    const response = await h.post("{}");
-    expect(response.status).toBe(204);
+    const logged = await capturingErrors(async () => {
+      const response = await h.post("{}");
+      expect(response.status).toBe(204);
+    });
+    expectLoggedFaults(logged, [['gpt-address: onReject of the address "page" threw', "logger down"]]);
   });
 
   it("X3 development mode answers a problem report naming the reason; an accepted act is unchanged", async () => {
