@@ -32,21 +32,8 @@ const guards: Readonly<Record<Exclude<InstanceType, "any">, (data: Code) => Code
   array: (data) => js`Array.isArray(${data})`,
 };
 
-/** Keywords that never constrain anything by themselves. */
-const inert = new Set([
-  "$schema",
-  "$id",
-  "$anchor",
-  "$defs",
-  "$comment",
-  "title",
-  "description",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-]);
+/** Keywords that never constrain anything by themselves (each keyword file says `inert`). */
+const inert = new Set(vocabulary.filter((keyword) => keyword.inert).map((keyword) => keyword.name));
 
 /** Builds the generated module for one document. */
 export class ModuleCompiler implements Compiler {

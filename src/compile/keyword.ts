@@ -64,4 +64,17 @@ export interface Keyword {
   subschemas?(value: unknown): Array<[ReadonlyArray<string | number>, unknown]>;
   /** Appends the keyword's checks; absent for annotations and for companions of another keyword. */
   emit?(context: KeywordContext): void;
+  /**
+   * Where the subschemas apply: `"in-place"` to the same instance location (`allOf`, `not`,
+   * `if`), `"child"` to members or items of the instance (`properties`, `items`); absent for
+   * keywords whose subschemas are only reached by `$ref` (`$defs`).
+   */
+  readonly applies?: "in-place" | "child";
+  /** Set on annotations and identifiers: the keyword constrains nothing by itself. */
+  readonly inert?: true;
+  /**
+   * Set when a validator or actor that omits the keyword would accept more than the form says
+   * (draft "Vocabulary", DESIGN.md F2): the reason, in words. Read by the form linter.
+   */
+  readonly widening?: string;
 }

@@ -10,8 +10,10 @@ import { childPointer } from "../pointer.ts";
 export const allOf: Keyword = {
   name: "allOf",
   instance: "any",
+  widening: "several decoders merge or drop allOf branches; a validator that skips one accepts what it excludes",
   check: expectSchemaList,
   subschemas: list,
+  applies: "in-place",
   emit({ value, at, data, body, compiler }) {
     (value as unknown[]).forEach((_, index) => {
       compiler.inline(childPointer(at, index), data, body);

@@ -13,6 +13,7 @@ export const anyOf: Keyword = {
   instance: "any",
   check: expectSchemaList,
   subschemas: list,
+  applies: "in-place",
   emit({ value, at, data, body, compiler }) {
     const schemas = value as unknown[];
     if (schemas.includes(true)) return;

@@ -12,6 +12,7 @@ import { js } from "../safe-format.ts";
 export const format: Keyword = {
   name: "format",
   instance: "string",
+  widening: "most actors and many validators treat format as an annotation; one that skips it accepts any string",
   check(value, at) {
     expectString(value, at);
     if (!formatNames.includes(value as string)) {

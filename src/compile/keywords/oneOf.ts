@@ -13,6 +13,7 @@ export const oneOf: Keyword = {
   instance: "any",
   check: expectSchemaList,
   subschemas: list,
+  applies: "in-place",
   emit({ value, at, data, body, compiler }) {
     const count = body.local("n");
     body.line(js`let ${count} = 0;`);
