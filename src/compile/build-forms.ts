@@ -12,6 +12,8 @@ import { basename, join, relative } from "node:path";
 import { compile as compileType } from "json-schema-to-typescript";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { parseJson } from "../json/parse.ts";
+import type { Finding } from "../lint/finding.ts";
+import { lintBytes } from "../lint/lint-form.ts";
 import { admittedDepth, compileForm } from "./compile-form.ts";
 import { FormError } from "./form-error.ts";
 import { checkMetaSchema } from "./meta-schema.ts";
@@ -30,6 +32,11 @@ export interface BuildFormsOptions {
    * `"gpt-address"` by default; a relative path for code inside this package.
    */
   readonly typesFrom?: string;
+  /**
+   * Runs the form linter on each form and hands its findings here (warnings included); an
+   * error-level finding then fails the build like any other broken form. Off when absent.
+   */
+  readonly onLint?: (file: string, findings: ReadonlyArray<Finding>) => void;
 }
 
 /** One form file that cannot be built, with the place and the rule it breaks. */
@@ -76,7 +83,9 @@ export async function buildForms(options: BuildFormsOptions): Promise<BuiltForm[
   const files = (await readdir(formsDir)).filter((file) => file.endsWith(".json")).sort();
   const outputs: { built: BuiltForm; files: Record<string, string> }[] = [];
   for (const file of files) {
-    outputs.push(await buildForm(join(formsDir, file), options.root, outDir, options.typesFrom ?? "gpt-address"));
+    const output = await buildForm(join(formsDir, file), options.root, outDir, options.typesFrom ?? "gpt-address");
+    if (options.onLint !== undefined) await lintBuilt(join(formsDir, file), output.built.file, options.onLint);
+    outputs.push(output);
   }
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
@@ -85,6 +94,14 @@ export async function buildForms(options: BuildFormsOptions): Promise<BuiltForm[
   }
   await writeFile(join(outDir, "forms.ts"), formsIndex(outputs.map((output) => output.built)));
   return outputs.map((output) => output.built);
+}
+
+/** Lints one built form: hands over the findings, then fails on the first error-level one. */
+async function lintBuilt(path: string, file: string, onLint: NonNullable<BuildFormsOptions["onLint"]>) {
+  const findings = await lintBytes(new Uint8Array(await readFile(path)));
+  onLint(file, findings);
+  const error = findings.find((finding) => finding.severity === "error");
+  if (error !== undefined) throw new FormFileError(file, error.pointer, `${error.message} (lint rule ${error.rule})`);
 }
 
 async function buildForm(path: string, root: string, outDir: string, typesFrom: string) {

@@ -25,3 +25,10 @@ export const format: Keyword = {
     body.line(js`if (!${compiler.format(value as string)}(${data})) ${compiler.fail(at)}`);
   },
 };
+
+/**
+ * Formats whose asserted strings have a bounded length (`date` 10, `uuid` 36, `ipv4` 15,
+ * `ipv6` 45, `hostname` 253 characters); `time` and `date-time` admit any number of
+ * fraction digits, so they are not bounded. Read by the linter (S2).
+ */
+export const boundedFormats: ReadonlySet<string> = new Set(["date", "uuid", "ipv4", "ipv6", "hostname"]);
