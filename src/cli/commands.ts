@@ -13,4 +13,6 @@ import type { CommandDef } from "citty";
 
 export const commands: Readonly<Record<string, () => Promise<CommandDef>>> = {
   lint: () => import("./lint.ts").then((module) => module.default as CommandDef),
+  unroll: () => import("./unroll.ts").then((module) => module.default as CommandDef),
+  new: () => import("./new.ts").then((module) => module.default as CommandDef),
 };

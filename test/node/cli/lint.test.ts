@@ -171,7 +171,11 @@ describe("gpt-address lint (S2, F2-F4, mistakes) on forms that are not part of t
     expect(verdict(smallResult, "llama-cpp")).toBe("accepted");
     expect(verdict(bigResult, "anthropic-strict")).toBe("rejected");
     expect(bigResult?.findings).toContainEqual(
-      expect.objectContaining({ rule: "no-actor-rejection", actor: "llama-cpp", pointer: "/s/properties/note/maxLength" }),
+      expect.objectContaining({
+        rule: "no-actor-rejection",
+        actor: "llama-cpp",
+        pointer: "/s/properties/note/maxLength",
+      }),
     );
     const text = await runCli(["lint", "--actors", "big.json"], folder);
     expect(text.stdout).toMatch(/llama-cpp\s+rejected\s+\/s\/properties\/note\/maxLength/);
