@@ -7,9 +7,11 @@
 import { readFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
 import { defineCommand } from "citty";
+import { FormDocument } from "../compile/document.ts";
 import { parseJson } from "../json/parse.ts";
 import { profiles, resolveProfile } from "../lint/actors/index.ts";
 import { type ActorRow, actorRows, renderActorTable } from "../lint/actors/table.ts";
+import { type CostBound, costBound } from "../lint/cost.ts";
 import type { Finding } from "../lint/finding.ts";
 import { lintBytes } from "../lint/lint-form.ts";
 import { exitCodes, formatArg, ioOf, UsageError } from "./shared.ts";
@@ -18,6 +20,8 @@ import { exitCodes, formatArg, ioOf, UsageError } from "./shared.ts";
 export interface LintedFile {
   readonly file: string;
   readonly findings: ReadonlyArray<Finding>;
+  /** The bound on the validator's work per act (absent when the form is not valid). */
+  readonly cost?: CostBound;
   readonly actors?: ReadonlyArray<ActorRow>;
 }
 
@@ -40,12 +44,13 @@ export async function lintFiles(paths: ReadonlyArray<string>, cwd: string, actor
     const file = relative(cwd, absolute) || path;
     const bytes = await readForm(absolute, file);
     const findings = await lintBytes(bytes, { actors: selected });
-    if (!actors || findings.some((finding) => finding.rule === "valid-form")) {
+    if (findings.some((finding) => finding.rule === "valid-form")) {
       results.push({ file, findings });
       continue;
     }
     const form = parseJson(bytes, { maxDepth: 256 }) as { s: unknown };
-    results.push({ file, findings, actors: actorRows(selected, form.s) });
+    const cost = costBound(new FormDocument(form.s));
+    results.push(actors ? { file, findings, cost, actors: actorRows(selected, form.s) } : { file, findings, cost });
   }
   return results;
 }
@@ -69,6 +74,12 @@ export function renderText(results: ReadonlyArray<LintedFile>): string {
       if (finding.actor !== undefined) actorFindings++;
       else if (finding.severity === "error") errors++;
       else warnings++;
+    }
+    if (result.cost !== undefined) {
+      const n = (value: number) => Math.round(value).toLocaleString("en");
+      lines.push(
+        `${result.file}: validation cost at most ${n(result.cost.steps)} steps per act of ${n(result.cost.maxBytes)} bytes (${n(result.cost.perByte)} per byte)`,
+      );
     }
     if (result.actors !== undefined) lines.push(`${result.file}: actors`, renderActorTable(result.actors), "");
   }

@@ -14,6 +14,7 @@ import { noWideningKeyword } from "./no-widening-keyword.ts";
 import { useActInstructions } from "./use-act-instructions.ts";
 import { useAnchoredPattern } from "./use-anchored-pattern.ts";
 import { useAnyOf } from "./use-any-of.ts";
+import { useBoundedCost } from "./use-bounded-cost.ts";
 import { useBoundedRecursion } from "./use-bounded-recursion.ts";
 import { useClosedObject } from "./use-closed-object.ts";
 import { useMaxItems } from "./use-max-items.ts";
@@ -39,6 +40,7 @@ export const rules: ReadonlyArray<Rule> = [
   noUnsatisfiableSchema,
   useValidExamples,
   useActInstructions,
+  useBoundedCost,
   noActorRejection,
   noActorIgnoredKeyword,
 ] as ReadonlyArray<Rule>;
