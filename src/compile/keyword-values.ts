@@ -92,3 +92,11 @@ export function list(value: unknown): Array<[ReadonlyArray<string | number>, unk
 export function map(value: unknown): Array<[ReadonlyArray<string | number>, unknown]> {
   return Object.entries(value as Record<string, unknown>).map(([name, schema]) => [[name], schema]);
 }
+
+/** Container depth of a JSON value: a scalar is 0, `[]` is 1, `[[1]]` is 2. */
+export function valueDepth(value: unknown): number {
+  if (typeof value !== "object" || value === null) return 0;
+  let deepest = 0;
+  for (const member of Object.values(value)) deepest = Math.max(deepest, valueDepth(member));
+  return deepest + 1;
+}

@@ -18,6 +18,7 @@
  */
 import type { FormDocument } from "../compile/document.ts";
 import { childPointer } from "../compile/pointer.ts";
+import { inPlaceKeywords, keywordOf } from "../compile/vocabulary.ts";
 
 /** The default body size limit of an address, in bytes (`DEFAULT_MAX_BYTES`). */
 export const defaultMaxBytes = 1_048_576;
@@ -36,8 +37,8 @@ export interface CostBound {
 
 type Node = Readonly<Record<string, unknown>>;
 
-const inPlaceMany = ["allOf", "anyOf", "oneOf"];
-const inPlaceOne = ["not", "if", "then", "else", "$ref"];
+/** Child keywords that apply on top of the one member or item schema (not instead of it). */
+const additiveChildren = new Set(["patternProperties", "contains", "propertyNames"]);
 
 /** Computes the bound for the form held by `document`. */
 export function costBound(document: FormDocument, maxBytes = defaultMaxBytes): CostBound {
@@ -52,33 +53,30 @@ export function costBound(document: FormDocument, maxBytes = defaultMaxBytes): C
     if (seen.includes(at)) return [];
     const out = [at];
     const next = [...seen, at];
-    for (const name of inPlaceMany)
-      if (Array.isArray(node[name]))
-        (node[name] as unknown[]).forEach((_, i) => out.push(...applied(childPointer(at, name, i), next)));
-    for (const name of inPlaceOne) {
-      if (!Object.hasOwn(node, name)) continue;
-      out.push(...applied(name === "$ref" ? document.refTarget(at) : childPointer(at, name), next));
+    if (Object.hasOwn(node, "$ref")) out.push(...applied(document.refTarget(at), next));
+    for (const keyword of inPlaceKeywords) {
+      if (!Object.hasOwn(node, keyword.name)) continue;
+      for (const [tokens] of keyword.subschemas?.(node[keyword.name]) ?? [])
+        out.push(...applied(childPointer(at, keyword.name, ...tokens), next));
     }
-    for (const key of Object.keys((node.dependentSchemas ?? {}) as object))
-      out.push(...applied(childPointer(at, "dependentSchemas", key), next));
     return out;
   };
-  /** The child positions of one schema: a member or item meets at most the ones listed together. */
+  /**
+   * The child positions of one schema (keywords with `applies: "child"`): a member or item
+   * meets at most one of the exclusive ones, and every additive one.
+   */
   const children = (at: string): { exclusive: string[]; additive: string[] } => {
     const node = nodeOf(at);
     const exclusive: string[] = [];
     const additive: string[] = [];
     if (node === undefined) return { exclusive, additive };
-    for (const name of ["items", "additionalProperties"])
-      if (Object.hasOwn(node, name)) exclusive.push(childPointer(at, name));
-    if (Array.isArray(node.prefixItems))
-      node.prefixItems.forEach((_, i) => exclusive.push(childPointer(at, "prefixItems", i)));
-    for (const key of Object.keys((node.properties ?? {}) as object))
-      exclusive.push(childPointer(at, "properties", key));
-    for (const key of Object.keys((node.patternProperties ?? {}) as object))
-      additive.push(childPointer(at, "patternProperties", key));
-    for (const name of ["contains", "propertyNames"])
-      if (Object.hasOwn(node, name)) additive.push(childPointer(at, name));
+    for (const name of Object.keys(node)) {
+      const keyword = keywordOf(name);
+      if (keyword?.applies !== "child") continue;
+      for (const [tokens] of keyword.subschemas?.(node[name]) ?? []) {
+        (additiveChildren.has(name) ? additive : exclusive).push(childPointer(at, name, ...tokens));
+      }
+    }
     return { exclusive, additive };
   };
   type Work = { node: number; codePoint: number };

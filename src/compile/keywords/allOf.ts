@@ -10,6 +10,7 @@ import { childPointer } from "../pointer.ts";
 export const allOf: Keyword = {
   name: "allOf",
   instance: "any",
+  depth: ({ value, of }) => Math.min(...(value as unknown[]).map((_, index) => of("allOf", index))),
   widening: "several decoders merge or drop allOf branches; a validator that skips one accepts what it excludes",
   check: expectSchemaList,
   subschemas: list,

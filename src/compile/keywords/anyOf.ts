@@ -11,6 +11,7 @@ import { join, js } from "../safe-format.ts";
 export const anyOf: Keyword = {
   name: "anyOf",
   instance: "any",
+  depth: ({ value, of }) => Math.max(...(value as unknown[]).map((_, index) => of("anyOf", index))),
   check: expectSchemaList,
   subschemas: list,
   applies: "in-place",

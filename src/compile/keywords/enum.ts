@@ -4,7 +4,7 @@
  * @module
  */
 import type { Keyword } from "../keyword.ts";
-import { expectJson, refuseValue } from "../keyword-values.ts";
+import { expectJson, refuseValue, valueDepth } from "../keyword-values.ts";
 import { type Code, join, js } from "../safe-format.ts";
 
 /** Up to this many primitive members, `enum` is a chain of `===`; above it, a `Set`. */
@@ -13,6 +13,7 @@ const chainLimit = 8;
 export const $enum: Keyword = {
   name: "enum",
   instance: "any",
+  depth: ({ value }) => Math.max(-Infinity, ...(value as unknown[]).map(valueDepth)),
   check(value, at) {
     if (!Array.isArray(value)) refuseValue(at, "must be an array");
     expectJson(value, at);

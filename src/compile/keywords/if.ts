@@ -12,6 +12,11 @@ import { js } from "../safe-format.ts";
 export const $if: Keyword = {
   name: "if",
   instance: "any",
+  depth({ node, of }) {
+    const then = Object.hasOwn(node, "then") ? Math.min(of("if"), of("then")) : Infinity;
+    const otherwise = Object.hasOwn(node, "else") ? of("else") : Infinity;
+    return Math.max(then, otherwise);
+  },
   widening: "a validator that skips if/then/else accepts values its branches exclude",
   check: expectSchema,
   subschemas: one,

@@ -11,6 +11,7 @@ import { js } from "../safe-format.ts";
 export const oneOf: Keyword = {
   name: "oneOf",
   instance: "any",
+  depth: ({ value, of }) => Math.max(...(value as unknown[]).map((_, index) => of("oneOf", index))),
   check: expectSchemaList,
   subschemas: list,
   applies: "in-place",
