@@ -13,7 +13,6 @@ import { compile as compileType } from "json-schema-to-typescript";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { parseJson } from "../json/parse.ts";
 import type { Finding } from "../lint/finding.ts";
-import { lintBytes } from "../lint/lint-form.ts";
 import { admittedDepth, compileForm } from "./compile-form.ts";
 import { FormError } from "./form-error.ts";
 import { checkMetaSchema } from "./meta-schema.ts";
@@ -98,6 +97,8 @@ export async function buildForms(options: BuildFormsOptions): Promise<BuiltForm[
 
 /** Lints one built form: hands over the findings, then fails on the first error-level one. */
 async function lintBuilt(path: string, file: string, onLint: NonNullable<BuildFormsOptions["onLint"]>) {
+  // Loaded only when asked for: the linter brings the ReDoS checker along.
+  const { lintBytes } = await import("../lint/lint-form.ts");
   const findings = await lintBytes(new Uint8Array(await readFile(path)));
   onLint(file, findings);
   const error = findings.find((finding) => finding.severity === "error");

@@ -22,7 +22,7 @@ describe("lint rules: one file each, id = file name, docs examples are the tests
 
   for (const rule of rules) {
     const { meta } = rule;
-    describe(meta.id, () => {
+    describe(`${meta.requirement} ${meta.id}`, () => {
       it("has metadata: kebab-case no-/use-/valid- id, severity, requirement, section, docs with both kinds", () => {
         expect(meta.id).toMatch(/^(no|use|valid)-[a-z0-9]+(-[a-z0-9]+)*$/);
         expect(["error", "warning"]).toContain(meta.severity);
