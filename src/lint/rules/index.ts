@@ -20,6 +20,7 @@ import { useClosedObject } from "./use-closed-object.ts";
 import { useMaxItems } from "./use-max-items.ts";
 import { useMaxLength } from "./use-max-length.ts";
 import { useNumberBounds } from "./use-number-bounds.ts";
+import { usePortableBounds } from "./use-portable-bounds.ts";
 import { useValidExamples } from "./use-valid-examples.ts";
 import { validForm } from "./valid-form.ts";
 import { validSuppression } from "./valid-suppression.ts";
@@ -31,6 +32,7 @@ export const rules: ReadonlyArray<Rule> = [
   useMaxLength,
   useMaxItems,
   useNumberBounds,
+  usePortableBounds,
   useAnchoredPattern,
   noRedosPattern,
   noUnconstrainedSchema,

@@ -49,6 +49,10 @@ const cases: Record<string, { form: unknown; expected: string[] }> = {
     form: { p, m: [], s: closed({ n: { type: "number", minimum: 0 } }) },
     expected: ["use-number-bounds /s/properties/n"],
   },
+  "huge-bound.json": {
+    form: { p, m: [], s: closed({ essay: { type: "string", maxLength: 50000 } }) },
+    expected: ["use-portable-bounds /s/properties/essay/maxLength"],
+  },
   "unanchored.json": {
     form: { p, m: [], s: closed({ code: { type: "string", maxLength: 9, pattern: "[0-9]+" } }) },
     expected: ["use-anchored-pattern /s/properties/code/pattern"],
@@ -108,7 +112,7 @@ const errorRules = new Set(["use-closed-object", "use-max-length", "use-max-item
 
 describe("gpt-address lint (S2, F2-F4, mistakes) on forms that are not part of the project", () => {
   for (const [file, { expected }] of Object.entries(cases)) {
-    it(`${file}: --format json reports ${expected.length === 0 ? "nothing" : expected.join(", ")}`, async () => {
+    it(`S2 F2-F4 ${file}: --format json reports ${expected.length === 0 ? "nothing" : expected.join(", ")}`, async () => {
       const run = await runCli(["lint", "--format", "json", file], folder);
       const [result] = JSON.parse(run.stdout) as LintedFile[];
       expect(result?.file).toBe(file);
