@@ -6,7 +6,7 @@
  */
 import { FormDocument } from "../../compile/document.ts";
 import { schemaNodes } from "../schema-nodes.ts";
-import { actorIssues } from "./issues.ts";
+import { actorIssues } from "./judge-cache.ts";
 import type { ActorProfile } from "./profile.ts";
 
 /** The verdict of one actor on one form. */

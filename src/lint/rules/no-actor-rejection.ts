@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { actorIssues } from "../actors/issues.ts";
+import { actorIssues } from "../actors/judge-cache.ts";
 import { defineRule } from "../rule.ts";
 
 export const noActorRejection = defineRule({
