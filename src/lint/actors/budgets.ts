@@ -19,12 +19,15 @@ function counts(nodes: ReadonlyArray<SchemaNode>): Record<Exclude<LimitName, "re
   let depth = 0;
   let nesting = 0;
   const objectDepth = new Map<string, number>();
+  const schemaLevel = new Map<string, number>();
   for (const { schema, at, parentAt } of nodes) {
     const parentDepth = parentAt === undefined ? 0 : (objectDepth.get(parentAt) ?? 0);
     const own = isNode(schema) && (allowsType(schema, "object") || "properties" in schema) ? 1 : 0;
     objectDepth.set(at, parentDepth + own);
     nesting = Math.max(nesting, parentDepth + own);
-    depth = Math.max(depth, at.split("/").length - 1);
+    const level = (parentAt === undefined ? 0 : (schemaLevel.get(parentAt) ?? 0)) + 1;
+    schemaLevel.set(at, level);
+    depth = Math.max(depth, level);
     if (!isNode(schema)) continue;
     const names = Object.keys((schema.properties ?? {}) as object);
     properties += names.length;
@@ -63,7 +66,7 @@ const limitText: Readonly<Record<LimitName, string>> = {
   unions: "union-typed schemas (anyOf, oneOf, type arrays)",
   sumMaxItems: "the sum of maxItems",
   repetition: "a repetition bound",
-  depth: "levels of schema nesting",
+  depth: "levels of schema nesting (the root is 1)",
   nodes: "schema nodes",
 };
 
