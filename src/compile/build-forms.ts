@@ -14,6 +14,7 @@ import { basename, join, relative } from "node:path";
 import { isJsonObject } from "../json/is-json-object.ts";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { parseJson } from "../json/parse.ts";
+import type { Finding } from "../lint/finding.ts";
 import { ACT_TYPE_NAME, generateActType } from "./act-type.ts";
 import { admittedDepth, compileForm } from "./compile-form.ts";
 import { FormError } from "./form-error.ts";
@@ -33,6 +34,11 @@ export interface BuildFormsOptions {
    * `"gpt-address"` by default; a relative path for code inside this package.
    */
   readonly typesFrom?: string;
+  /**
+   * Runs the form linter on each form and hands its findings here (warnings included); an
+   * error-level finding then fails the build like any other broken form. Off when absent.
+   */
+  readonly onLint?: (file: string, findings: ReadonlyArray<Finding>) => void;
 }
 
 /** One form file that cannot be built, with the place and the rule it breaks. */
@@ -87,7 +93,9 @@ export async function buildForms(options: BuildFormsOptions): Promise<BuiltForm[
   const files = (await readdir(formsDir)).filter((file) => file.endsWith(".json")).sort();
   const outputs: { built: BuiltForm; files: Record<string, string> }[] = [];
   for (const file of files) {
-    outputs.push(await buildForm(join(formsDir, file), options.root, outDir, options.typesFrom ?? "gpt-address"));
+    const output = await buildForm(join(formsDir, file), options.root, outDir, options.typesFrom ?? "gpt-address");
+    if (options.onLint !== undefined) await lintBuilt(join(formsDir, file), output.built.file, options.onLint);
+    outputs.push(output);
   }
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
@@ -98,6 +106,31 @@ export async function buildForms(options: BuildFormsOptions): Promise<BuiltForm[
   await writeFile(join(outDir, "forms.js"), formsIndex(built));
   await writeFile(join(outDir, "forms.d.ts"), formsIndexDeclarations(built));
   return built;
+}
+
+/**
+ * The bytes of a form file.
+ *
+ * @throws FormFileError when it cannot be read (a folder named `x.json`, a dangling link, no
+ *   permission), naming the file and the system's error code.
+ */
+async function readFormFile(path: string, file: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new FormFileError(file, "", `cannot be read as a file (${typeof code === "string" ? code : String(error)})`);
+  }
+}
+
+/** Lints one built form: hands over the findings, then fails on the first error-level one. */
+async function lintBuilt(path: string, file: string, onLint: NonNullable<BuildFormsOptions["onLint"]>) {
+  // Loaded only when asked for: the linter brings the ReDoS checker along.
+  const { lintBytes } = await import("../lint/lint-form.ts");
+  const findings = await lintBytes(await readFormFile(path, file));
+  onLint(file, findings);
+  const error = findings.find((finding) => finding.severity === "error");
+  if (error !== undefined) throw new FormFileError(file, error.pointer, `${error.message} (lint rule ${error.rule})`);
 }
 
 async function buildForm(path: string, root: string, outDir: string, typesFrom: string) {
@@ -113,7 +146,7 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
   if (name === "forms") {
     throw new FormFileError(file, "", "a form cannot be named forms: forms.js is the generated index of all forms");
   }
-  const bytes = new Uint8Array(await readFile(path));
+  const bytes = await readFormFile(path, file);
   let document: unknown;
   try {
     document = parseJson(bytes, { maxDepth: 256 });
