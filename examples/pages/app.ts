@@ -10,10 +10,13 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { address } from "../../src/address/address.ts";
+import { NO_SCRIPT_POLICY_FIELD } from "../../src/address/content-security-policy.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
+import { prefersHtml } from "../../src/address/negotiate.ts";
 import { forms } from "./generated/forms.ts";
 import { form } from "./generated/page.ts";
-import { PAGE_CONTENT_SECURITY_POLICY, renderPage } from "./render.ts";
+import { type IndexEntry, renderIndex } from "./index-page.ts";
+import { renderPage } from "./render.ts";
 import type { PageStore } from "./store.ts";
 
 /** What a published page's act answers (R1). */
@@ -55,8 +58,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
  */
 export function createExampleApp(store: (c: Context) => PageStore): Hono {
   const app = new Hono();
+  const index = renderIndex(Object.values(forms as Record<string, CompiledForm>).map(indexEntry));
 
-  app.get("/", function index(c) {
+  app.get("/", function listing(c) {
+    if (prefersHtml(c.req.header("accept") ?? null)) {
+      return new Response(index, {
+        headers: {
+          "Content-Type": "text/html; charset=utf-8",
+          "Content-Security-Policy": NO_SCRIPT_POLICY_FIELD,
+          "X-Content-Type-Options": "nosniff",
+          Vary: "Accept",
+        },
+      });
+    }
     const lines = Object.keys(forms).map((name) => {
       const here = new URL(`/${name}`, c.req.url).href;
       const what =
@@ -65,6 +79,7 @@ export function createExampleApp(store: (c: Context) => PageStore): Hono {
           : "GET it for the form; POST an act that validates against it.";
       return `${here}\n  ${what}\n`;
     });
+    c.header("Vary", "Accept");
     return c.text(`GPT addresses on this server:\n\n${lines.join("\n")}`);
   });
 
@@ -103,7 +118,7 @@ export function createExampleApp(store: (c: Context) => PageStore): Hono {
     return new Response(html, {
       headers: {
         "Content-Type": "text/html; charset=utf-8",
-        "Content-Security-Policy": `${PAGE_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
+        "Content-Security-Policy": NO_SCRIPT_POLICY_FIELD,
         "X-Content-Type-Options": "nosniff",
         "Cache-Control": "public, max-age=3600",
       },
@@ -111,4 +126,14 @@ export function createExampleApp(store: (c: Context) => PageStore): Hono {
   });
 
   return app;
+}
+
+/** The index line of a form: its path, and `s.title` and `s.description` from its arrival. */
+function indexEntry(form: CompiledForm): IndexEntry {
+  const { s } = JSON.parse(form.arrival) as { s: { title?: unknown; description?: unknown } };
+  return {
+    path: `/${form.name}`,
+    title: typeof s.title === "string" ? s.title : form.name,
+    ...(typeof s.description === "string" ? { description: s.description } : {}),
+  };
 }

@@ -15,7 +15,7 @@ import { parseJson } from "../json/parse.ts";
 import { admittedDepth, compileForm } from "./compile-form.ts";
 import { FormError } from "./form-error.ts";
 import { checkMetaSchema } from "./meta-schema.ts";
-import { renderArrivalPage } from "./page.ts";
+import { buildArrivalPage } from "./page.ts";
 
 /** Where the build reads forms and writes modules; paths are absolute or relative to `root`. */
 export interface BuildFormsOptions {
@@ -130,7 +130,7 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
     throw error;
   }
   const arrivalText = JSON.stringify(document);
-  const page = renderArrivalPage(arrival, { title: name });
+  const { html: page, contentSecurityPolicy } = buildArrivalPage(arrival, { name, validator: validatorSource });
   // The root type is named Act whatever the form's title says (a title would name it).
   const { title: _title, ...actSchema } = arrival.s as Record<string, unknown>;
   const actType = await compileType(actSchema as Parameters<typeof compileType>[0], "Act", {
@@ -157,6 +157,7 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
     `  etag: ${JSON.stringify(entityTag(arrivalText))},`,
     `  page: ${JSON.stringify(page)},`,
     `  pageEtag: ${JSON.stringify(entityTag(page))},`,
+    `  pageContentSecurityPolicy: ${JSON.stringify(contentSecurityPolicy)},`,
     `  validate: validate as (value: unknown) => value is Act,`,
     `  lastFailure,`,
     `  maxDepth: ${maxDepth === null ? "null" : String(maxDepth)},`,

@@ -1,0 +1,301 @@
+/**
+ * The page for people in a real browser (A6, issue 14): the example app on loopback, Chromium
+ * from npm with WebMCP on. A person fills the generated form by role and accessible name (the
+ * contract of docs/page.md), the page validates with the address's own generated validator
+ * and POSTs; the browser's agent does the same through the WebMCP tool; axe-core finds no
+ * violation on the form, the index and a published page.
+ */
+import type { AddressInfo } from "node:net";
+import AxeBuilder from "@axe-core/playwright";
+import { type ServerType, serve } from "@hono/node-server";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createExampleApp } from "../../examples/pages/app.ts";
+import { form } from "../../examples/pages/generated/page.ts";
+import { MemoryPageStore } from "../../examples/pages/store.ts";
+import { launchChromium } from "./chromium.ts";
+
+let server: ServerType;
+let browser: Browser;
+let context: BrowserContext;
+let base: string;
+/** POSTs that reached the server, by path. */
+const posts: string[] = [];
+
+beforeAll(async () => {
+  const store = new MemoryPageStore();
+  const app = createExampleApp(() => store);
+  server = await new Promise<ServerType>((resolve) => {
+    const started = serve(
+      {
+        fetch: (request: Request) => {
+          if (request.method === "POST") posts.push(new URL(request.url).pathname);
+          return app.fetch(request);
+        },
+        hostname: "127.0.0.1",
+        port: 0,
+      },
+      () => resolve(started),
+    );
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await launchChromium(["WebMCP"]);
+  context = await browser.newContext();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+beforeEach(() => {
+  posts.length = 0;
+});
+
+/** Opens the form page, failing on any script error or CSP report. */
+async function open(): Promise<Page> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  const response = await page.goto(`${base}/page`);
+  expect(response?.headers()["content-type"]).toMatch(/^text\/html/);
+  await expect.poll(() => page.getByRole("button", { name: "Submit" }).isVisible()).toBe(true);
+  expect(problems).toEqual([]);
+  return page;
+}
+
+const group = (scope: Page | Locator, name: string) => scope.getByRole("group", { name, exact: true });
+const textbox = (scope: Page | Locator, name: RegExp) => scope.getByRole("textbox", { name }).first();
+
+async function submitAndFollow(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Submit" }).click();
+  const link = page.getByRole("status").getByRole("link");
+  await expect.poll(() => link.count(), { timeout: 10_000 }).toBe(1);
+  await link.click();
+  await page.waitForURL(/\/pages\//);
+}
+
+async function errorOf(control: Locator): Promise<string> {
+  expect(await control.getAttribute("aria-invalid")).toBe("true");
+  const id = await control.getAttribute("aria-errormessage");
+  expect(id).not.toBeNull();
+  const message = control.page().locator(`[id="${id}"]`);
+  expect(await message.isVisible()).toBe(true);
+  return (await message.textContent()) ?? "";
+}
+
+describe("A6 the form page in Chromium", () => {
+  it("A6 a person fills heading, paragraph with bold and link, and a nested list → 200 → the published page shows it", async () => {
+    const page = await open();
+    await textbox(page, /^title/).fill("Notes from the garden");
+    const first = group(page, "block 1");
+    await first.getByRole("combobox", { name: /^block type/ }).selectOption("heading");
+    await first.getByRole("spinbutton", { name: /^level/ }).fill("2");
+    // Keyboard: focus the span's text and type.
+    await textbox(first, /^text/).focus();
+    await page.keyboard.type("Planting");
+
+    await page.getByRole("button", { name: "Add block" }).click();
+    const second = group(page, "block 2");
+    await second.getByRole("combobox", { name: /^block type/ }).selectOption("paragraph");
+    await textbox(group(second, "span 1"), /^text/).fill("Tomatoes need ");
+    await second.getByRole("button", { name: "Add span" }).click();
+    await textbox(group(second, "span 2"), /^text/).fill("sun");
+    await group(second, "span 2").getByRole("checkbox", { name: "bold" }).check();
+    await second.getByRole("button", { name: "Add span" }).click();
+    await textbox(group(second, "span 3"), /^text/).fill(" and a guide");
+    await textbox(group(second, "span 3"), /^href/).fill("https://example.org/tomatoes");
+
+    await page.getByRole("button", { name: "Add block" }).click();
+    const third = group(page, "block 3");
+    await third.getByRole("combobox", { name: /^block type/ }).selectOption("list");
+    await third.getByRole("checkbox", { name: "ordered" }).first().check();
+    await textbox(group(third, "item 1"), /^text/).fill("Water");
+    await group(third, "item 1").getByRole("button", { name: "Add children" }).click();
+    const nested = group(third, "children");
+    await textbox(group(nested, "item 1"), /^text/).fill("in the morning");
+
+    await submitAndFollow(page);
+    expect(posts).toEqual(["/page"]);
+    expect(await page.locator("h1").textContent()).toBe("Notes from the garden");
+    expect(await page.locator("h2").textContent()).toBe("Planting");
+    expect(await page.locator("p strong").textContent()).toBe("sun");
+    expect(await page.locator("p a").getAttribute("href")).toBe("https://example.org/tomatoes");
+    expect(await page.locator("ol > li > ul > li").textContent()).toBe("in the morning");
+    await page.close();
+  });
+
+  it("A6 invalid input shows the rule at the field and sends nothing; corrected, it is sent", async () => {
+    const page = await open();
+    const title = textbox(page, /^title/);
+    const text = textbox(group(page, "block 1"), /^text/);
+    const href = textbox(group(page, "block 1"), /^href/);
+    await text.fill("Hello");
+    await page.getByRole("button", { name: "Submit" }).click();
+    expect(await errorOf(title)).toMatch(/must not be empty/);
+
+    await title.fill("x".repeat(201));
+    await href.fill("http://example.org/");
+    await page.getByRole("button", { name: "Submit" }).click();
+    expect(await errorOf(title)).toMatch(/at most 200 characters/);
+    expect(await errorOf(href)).toMatch(/https/);
+    // The status says nothing was sent, and the server saw nothing.
+    expect(await page.getByRole("status").textContent()).toMatch(/Not sent/);
+    expect(posts).toEqual([]);
+
+    // The accepted control: the same form, corrected.
+    await title.fill("x".repeat(200));
+    await href.fill("https://example.org/");
+    await page.getByRole("spinbutton", { name: /^level/ }).fill("1");
+    expect(await title.getAttribute("aria-invalid")).toBeNull();
+    await submitAndFollow(page);
+    expect(posts).toEqual(["/page"]);
+    expect(await page.locator("h1").textContent()).toBe("x".repeat(200));
+    await page.close();
+  });
+
+  it("A6 JSON mode shows the value the form built, and an edited value comes back into the form", async () => {
+    const page = await open();
+    await textbox(page, /^title/).fill("Round trip");
+    await page.getByRole("spinbutton", { name: /^level/ }).fill("3");
+    await textbox(group(page, "block 1"), /^text/).fill("One");
+    await page.getByText("JSON", { exact: true }).click();
+    const box = page.getByRole("textbox", { name: /^JSON/ });
+    const built = { title: "Round trip", blocks: [{ type: "heading", level: 3, spans: [{ text: "One" }] }] };
+    expect(JSON.parse(await box.inputValue())).toEqual(built);
+
+    // Invalid: the message names the pointer, and the form keeps its value.
+    await box.fill(JSON.stringify({ ...built, title: "" }));
+    expect(await box.getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator("#gpt-json-error").textContent()).toContain("/title");
+    expect(await textbox(page, /^title/).inputValue()).toBe("Round trip");
+
+    // Valid: the form shows the edited value, including a block kind it did not have.
+    const edited = {
+      title: "Edited",
+      blocks: [
+        { type: "paragraph", spans: [{ text: "Two", marks: ["italic"], href: "https://example.org/" }] },
+        { type: "list", ordered: false, items: [{ spans: [{ text: "a" }] }] },
+      ],
+    };
+    await box.fill(JSON.stringify(edited));
+    expect(await box.getAttribute("aria-invalid")).toBeNull();
+    expect(await textbox(page, /^title/).inputValue()).toBe("Edited");
+    expect(await group(page, "block 1").getByRole("checkbox", { name: "italic" }).isChecked()).toBe(true);
+    expect(
+      await group(page, "block 2")
+        .getByRole("combobox", { name: /^block type/ })
+        .inputValue(),
+    ).toBe("2");
+    // And back again: the form builds exactly the edited value.
+    await textbox(page, /^title/).fill("Edited");
+    expect(JSON.parse(await box.inputValue())).toEqual(edited);
+    await submitAndFollow(page);
+    expect(await page.locator("h1").textContent()).toBe("Edited");
+    await page.close();
+  });
+});
+
+interface ToolResult {
+  content: { type: string; text: string }[];
+  isError: boolean;
+  structuredContent: Record<string, unknown>;
+}
+
+describe("A6 the WebMCP tool", () => {
+  async function execute(page: Page, value: unknown): Promise<ToolResult> {
+    const text = await page.evaluate(async (args) => {
+      const modelContext = (globalThis as unknown as { document: { modelContext: WebMcp } }).document.modelContext;
+      const [tool] = await modelContext.getTools();
+      try {
+        return await modelContext.executeTool(tool, args);
+      } catch {
+        return await modelContext.executeTool(tool, JSON.parse(args));
+      }
+    }, JSON.stringify(value));
+    return JSON.parse(text) as ToolResult;
+  }
+
+  it("A6 getTools lists exactly the address, with s as its inputSchema", async () => {
+    const page = await open();
+    const tools = await page.evaluate(async () => {
+      const modelContext = (globalThis as unknown as { document: { modelContext: WebMcp } }).document.modelContext;
+      return (await modelContext.getTools()).map((tool) => ({ ...tool }));
+    });
+    const { s } = JSON.parse(form.arrival) as { s: { description: string } };
+    expect(tools).toHaveLength(1);
+    expect(tools[0]?.name).toBe("page");
+    expect(tools[0]?.description).toBe(s.description);
+    expect(JSON.parse(tools[0]?.inputSchema as string)).toEqual(s);
+    await page.close();
+  });
+
+  it("A6 executeTool with the form's example → 200 result; an invalid value → a returned error naming pointer and keyword, and no POST", async () => {
+    const page = await open();
+    const { m } = JSON.parse(form.arrival) as { m: { content: string }[] };
+    const example = JSON.parse(m[1]?.content as string) as { title: string; blocks: unknown[] };
+
+    const invalid = {
+      ...example,
+      blocks: [{ type: "paragraph", spans: [{ text: "x", href: "http://example.org/" }] }],
+    };
+    const refused = await execute(page, invalid);
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]?.text).toContain("/blocks/0/spans/0/href: pattern");
+    const missing = await execute(page, { blocks: example.blocks });
+    expect(missing.content[0]?.text).toContain("/title: required");
+    expect(posts).toEqual([]);
+
+    const accepted = await execute(page, example);
+    expect(accepted.isError).toBe(false);
+    const url = accepted.structuredContent.url as string;
+    expect(url).toMatch(new RegExp(`^${base}/pages/`));
+    expect(posts).toEqual(["/page"]);
+    await page.goto(url);
+    expect(await page.locator("h1").textContent()).toBe(example.title);
+    await page.close();
+  });
+});
+
+interface WebMcp {
+  getTools(): Promise<{ name: string; description: string; inputSchema: string }[]>;
+  executeTool(tool: unknown, args: unknown): Promise<string>;
+}
+
+describe("A6 axe-core finds no violations", () => {
+  async function violations(page: Page): Promise<string[]> {
+    const results = await new AxeBuilder({ page }).analyze();
+    return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  }
+
+  it("A6 on the form, with an error shown and JSON mode open", async () => {
+    const page = await open();
+    expect(await violations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Add block" }).click();
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByText("JSON", { exact: true }).click();
+    expect(await violations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("A6 on the index (the browser's own Accept gets HTML) and a published page", async () => {
+    const page = await context.newPage();
+    const index = await page.goto(`${base}/`);
+    expect(index?.headers()["content-type"]).toMatch(/^text\/html/);
+    expect(await page.getByRole("link", { name: "page" }).getAttribute("href")).toBe("/page");
+    expect(await violations(page)).toEqual([]);
+    const answer = await page.request.post(`${base}/page`, { data: examplePage() });
+    const { url } = (await answer.json()) as { url: string };
+    await page.goto(url);
+    expect(await violations(page)).toEqual([]);
+    await page.close();
+  });
+});
+
+function examplePage(): unknown {
+  const { m } = JSON.parse(form.arrival) as { m: { content: string }[] };
+  return JSON.parse(m[1]?.content as string);
+}
