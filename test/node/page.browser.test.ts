@@ -11,7 +11,7 @@ import { type ServerType, serve } from "@hono/node-server";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createExampleApp } from "../../examples/pages/app.ts";
-import { form } from "../../examples/pages/generated/page.ts";
+import { form } from "../../examples/pages/generated/page.js";
 import { MemoryPageStore } from "../../examples/pages/store.ts";
 import { compileForm } from "../../src/compile/compile-form.ts";
 import { FormError } from "../../src/compile/form-error.ts";
@@ -168,6 +168,8 @@ describe("A6 the form page in Chromium", () => {
     await textbox(group(page, "block 1"), /^text/).fill("One");
     await page.getByText("JSON", { exact: true }).click();
     const box = page.getByRole("textbox", { name: /^JSON/ });
+    // The details' toggle event fills the box after the click returns.
+    await expect.poll(() => box.inputValue()).not.toBe("");
     const built = { title: "Round trip", blocks: [{ type: "heading", level: 3, spans: [{ text: "One" }] }] };
     expect(JSON.parse(await box.inputValue())).toEqual(built);
 
