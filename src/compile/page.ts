@@ -86,7 +86,6 @@ export function buildArrivalPage(arrival: ArrivalForPage, options: ArrivalPageOp
       name,
       title,
       description: about ?? arrival.p,
-      s: arrival.s,
       refs: controls.refs,
       tags: controls.tags,
       words: ruleWords(arrival.s),
@@ -113,7 +112,7 @@ ${raw(controls.templates)}`;
 <meta name="robots" content="noindex">
 <title>${title}</title>
 <style>${STYLE}</style>
-</head>
+${script === undefined ? "" : raw(`<script type="module">${script.text}</script>\n`)}</head>
 <body>
 <main>
 <h1>${title}</h1>
@@ -129,10 +128,10 @@ ${messages}</dl>
 }${formPart}<h2>The form as JSON Schema</h2>
 <p>This is a GPT address. A <code>GET</code> without <code>Accept: text/html</code> receives this document as JSON <code>{p, m, s}</code>; an act is a <code>POST</code> of one JSON value that validates against the form <code>s</code> below.</p>
 <details><summary>Show the JSON Schema</summary>
-<pre>${JSON.stringify(arrival.s, null, 2)}</pre>
+<pre id="gpt-schema">${JSON.stringify(arrival.s, null, 2)}</pre>
 </details>
 </main>
-${script === undefined ? "" : raw(`<script type="module">${script.text}</script>\n`)}</body>
+</body>
 </html>
 `;
   if (page instanceof Promise) throw new TypeError("buildArrivalPage: unexpected asynchronous content");

@@ -1,7 +1,9 @@
 /**
  * The deploy path of the example worker: `wrangler deploy --dry-run` (what `npm run deploy`
- * uploads, without uploading) builds offline, and the bundle fits the budget of the issue:
- * at most 40 KiB gzipped.
+ * uploads, without uploading) builds offline, and the bundle fits the budget: at most 40 KiB
+ * gzipped for the worker (issue 5), plus the 12 KiB page-script budget of issue 14 — the pages
+ * for people are generated into the bundle, each with the form's validator and the page
+ * runtime (the example's two pages add about 18 KiB gzipped; docs/page.md).
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -13,7 +15,7 @@ import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "../..");
-const budgetKiB = 40;
+const budgetKiB = 40 + 12;
 
 let outdir = "";
 let report = "";

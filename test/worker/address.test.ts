@@ -160,7 +160,7 @@ describe("A6 the page for people, by Accept", () => {
   it("A6 the page shows p and the form; its one script is inline and allowed by its hash; nothing loads; private with its own ETag", async () => {
     const response = await harness().fetch({ headers: { Accept: "text/html" } });
     const page = await response.text();
-    expect(page).toContain("<pre>");
+    expect(page).toContain('<pre id="gpt-schema">');
     expect(page).toContain("&quot;$schema&quot;");
     expect(page).toContain("This address publishes a page of rich text");
     const scripts = [...page.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];

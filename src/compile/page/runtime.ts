@@ -12,8 +12,13 @@
  * @module
  */
 
-/** The page script; expects `V`, `C` and `D` declared before it in the same module. */
-export const RUNTIME: string = String.raw`
+/**
+ * The page script: one function, `gptAddressPage(V, C, D)`, called by the generated part of the
+ * module after it (so that this text comes first and is the same in every page). `D.s` is read
+ * from the page's own JSON Schema element, so the form is not shipped twice.
+ */
+export const RUNTIME: string = String.raw`function gptAddressPage(V, C, D) {
+D.s = JSON.parse(document.getElementById("gpt-schema").textContent);
 const form = document.getElementById("gpt-form");
 const root = form.querySelector("[data-k]");
 const status = document.getElementById("gpt-status");
@@ -487,4 +492,5 @@ if (context && typeof context.registerTool === "function") {
 
 prepare(form);
 for (const el of document.querySelectorAll("[data-js]")) el.hidden = !el.hidden;
+}
 `;

@@ -19,8 +19,6 @@ export interface PageData {
   readonly title: string;
   /** The tool description: `s.description`, else `p`. */
   readonly description: string;
-  /** The form `s`, also the WebMCP `inputSchema`. */
-  readonly s: unknown;
   /** Schema location of each `$ref` → the location it resolves to. */
   readonly refs: Readonly<Record<string, string>>;
   /** Schema location of each `anyOf`/`oneOf` alternative → its discriminating `[member, const]`. */
@@ -102,11 +100,13 @@ export function pageScript(
     fields[pointer] = index;
   }
   const validatorPart = inert(moduleExpression(validator));
+  // The runtime first: the same text at the start of every page, which a bundle holding several
+  // pages compresses well. Leading indentation is only for reading the source.
   const text = [
-    `const V = ${validatorPart};`,
-    `const C = [${checks.map(inert).join(",\n")}];`,
-    `const D = ${jsonExpression({ ...data, fields })};`,
-    RUNTIME,
+    RUNTIME.replace(/^ +/gm, ""),
+    `gptAddressPage(${validatorPart},`,
+    `[${checks.map(inert).join(",\n")}],`,
+    `${jsonExpression({ ...data, fields })});`,
   ].join("\n");
   if (/<\/script|<!--/i.test(text)) throw new TypeError("page script: the text could end its script element");
   return {
