@@ -102,9 +102,19 @@ describe("A6 the form page in Chromium", () => {
     await textbox(first, /^text/).focus();
     await page.keyboard.type("Planting");
 
-    await page.getByRole("button", { name: "Add block" }).click();
+    // One block is the form's minItems: it cannot be removed until there is a second.
+    expect(await page.getByRole("button", { name: "Remove block 1" }).isDisabled()).toBe(true);
+    // Keyboard: Enter on "Add block" adds block 2 and moves focus into it (its kind select);
+    // ArrowDown there chooses the next kind, paragraph.
+    await page.getByRole("button", { name: "Add block" }).focus();
+    await page.keyboard.press("Enter");
     const second = group(page, "block 2");
-    await second.getByRole("combobox", { name: /^block type/ }).selectOption("paragraph");
+    const kind = second.getByRole("combobox", { name: /^block type/ });
+    await expect.poll(() => kind.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    await page.keyboard.press("ArrowDown");
+    expect(await kind.inputValue()).toBe("1");
+    expect(await page.getByRole("button", { name: "Remove block 1" }).isDisabled()).toBe(false);
+    expect(await page.getByRole("button", { name: "Remove block 2" }).isDisabled()).toBe(false);
     await textbox(group(second, "span 1"), /^text/).fill("Tomatoes need ");
     await second.getByRole("button", { name: "Add span" }).click();
     await textbox(group(second, "span 2"), /^text/).fill("sun");
@@ -140,6 +150,8 @@ describe("A6 the form page in Chromium", () => {
     await text.fill("Hello");
     await page.getByRole("button", { name: "Submit" }).click();
     expect(await errorOf(title)).toMatch(/must not be empty/);
+    // Focus moves to the first field to correct.
+    expect(await title.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
 
     await title.fill("x".repeat(201));
     await href.fill("http://example.org/");
@@ -202,6 +214,20 @@ describe("A6 the form page in Chromium", () => {
     await submitAndFollow(page);
     expect(await page.locator("h1").textContent()).toBe("Edited");
     await page.close();
+  });
+});
+
+describe("A6 without JavaScript", () => {
+  it("A6 the page still describes the address and the form, and shows no controls that cannot work", async () => {
+    const plain = await browser.newContext({ javaScriptEnabled: false });
+    const page = await plain.newPage();
+    await page.goto(`${base}/page`);
+    expect(await page.getByText("This address publishes a page of rich text").isVisible()).toBe(true);
+    expect(await page.getByText(/Filling in the form needs JavaScript/).isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Submit" }).count()).toBe(0);
+    await page.getByText("Show the JSON Schema").click();
+    expect(await page.locator("#gpt-schema").textContent()).toBe(JSON.stringify(JSON.parse(form.arrival).s, null, 2));
+    await plain.close();
   });
 });
 

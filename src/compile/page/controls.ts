@@ -258,7 +258,7 @@ ${description === undefined ? "" : html`<p class="help" data-help>${description}
     const itemName = item.title ?? singular(member);
     const id = template(`item ${at} ${itemName}`, () =>
       sync(
-        html`<li>${node(at, itemName, undefined, true, 0)}<button type="button" data-remove>Remove ${itemName}</button></li>`,
+        html`<li>${node(at, itemName, undefined, true, 0)}<button type="button" data-remove>Remove ${itemName} <span data-n></span></button></li>`,
       ),
     );
     const min = typeof schema.minItems === "number" ? schema.minItems : 0;

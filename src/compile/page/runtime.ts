@@ -79,9 +79,10 @@ function update(list) {
   const items = [...own(list, "ol").children];
   own(list, "[data-add]").disabled = list.dataset.max !== undefined && items.length >= +list.dataset.max;
   items.forEach((item, i) => {
-    own(item, "[data-remove]").disabled = items.length <= +list.dataset.min;
-    const n = item.querySelector("[data-n]");
-    if (n) n.textContent = String(i + 1);
+    const remove = own(item, "[data-remove]");
+    remove.disabled = items.length <= +list.dataset.min;
+    const legend = item.firstElementChild.querySelector(":scope > legend > [data-n]");
+    for (const n of [legend, own(remove, "[data-n]")]) if (n) n.textContent = String(i + 1);
   });
 }
 

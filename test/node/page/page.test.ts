@@ -45,7 +45,7 @@ describe("A6 the page's controls, generated from the page form", () => {
       /<label>title<span class="req" aria-hidden="true"> \*<\/span> <input type="text" minlength="1" required/,
     );
     expect(page.html).toContain(">Add block</button>");
-    expect(page.html).toContain(">Remove block</button>");
+    expect(page.html).toContain(">Remove block <span data-n></span></button>");
     expect(page.html).toContain(">Add span</button>");
     expect(page.html).toContain(">Add children</button>");
     expect(page.html).toMatch(
