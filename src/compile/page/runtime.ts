@@ -411,8 +411,10 @@ form.addEventListener("click", (event) => {
 
 form.addEventListener("change", (event) => {
   const select = event.target;
-  if (select.tagName === "SELECT" && select.parentElement.parentElement.dataset.k === "choice")
+  if (select.tagName === "SELECT" && select.parentElement.parentElement.dataset.k === "choice") {
     choose(select.parentElement.parentElement, +select.value, true);
+    changed();
+  }
 });
 
 form.addEventListener("input", (event) => {
