@@ -8,7 +8,8 @@
  */
 import { html, raw } from "hono/html";
 import { contentSecurityPolicy } from "../address/content-security-policy.ts";
-import { FormDocument, isSchemaObject } from "./document.ts";
+import { isJsonObject } from "../json/is-json-object.ts";
+import { FormDocument } from "./document.ts";
 import { renderControls } from "./page/controls.ts";
 import { type PageScript, pageScript } from "./page/script.ts";
 import { ruleWords } from "./page/words.ts";
@@ -68,12 +69,12 @@ button{font:inherit;margin:.25rem .5rem .25rem 0}#gpt-status{margin-top:1rem}`;
  * @see https://webmachinelearning.github.io/webmcp/ (WebMCP `registerTool`)
  */
 export function buildArrivalPage(arrival: ArrivalForPage, options: ArrivalPageOptions = {}): ArrivalPage {
-  const s = isSchemaObject(arrival.s) ? arrival.s : {};
+  const s = isJsonObject(arrival.s) ? arrival.s : {};
   const name = options.name ?? "address";
   const title = options.title ?? (typeof s.title === "string" ? s.title : (options.name ?? "GPT address"));
   const about = typeof s.description === "string" ? s.description : undefined;
   const messages = arrival.m.map((message) => {
-    const { role, content } = isObject(message) ? message : { role: undefined, content: message };
+    const { role, content } = isJsonObject(message) ? message : { role: undefined, content: message };
     return html`<dt>${typeof role === "string" ? role : "message"}</dt>
 <dd class="content">${typeof content === "string" ? content : JSON.stringify(content, null, 2)}</dd>
 `;
@@ -151,8 +152,4 @@ ${messages}</dl>
  */
 export function renderArrivalPage(arrival: ArrivalForPage, options: ArrivalPageOptions = {}): string {
   return buildArrivalPage(arrival, options).html;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -18,7 +18,8 @@
  */
 import { html, raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
-import { type FormDocument, isSchemaObject } from "../document.ts";
+import { isJsonObject } from "../../json/is-json-object.ts";
+import type { FormDocument } from "../document.ts";
 import { childPointer } from "../pointer.ts";
 import { keywordOf } from "../vocabulary.ts";
 import { constraintWords } from "./words.ts";
@@ -83,7 +84,7 @@ export function renderControls(document: FormDocument, rootName: string): Contro
     let node = document.node(at);
     let title: string | undefined;
     let description: string | undefined;
-    for (let hops = 0; hops < 64 && isSchemaObject(node); hops++) {
+    for (let hops = 0; hops < 64 && isJsonObject(node); hops++) {
       if (title === undefined && typeof node.title === "string") title = node.title;
       if (description === undefined && typeof node.description === "string") description = node.description;
       if (
@@ -136,7 +137,7 @@ export function renderControls(document: FormDocument, rootName: string): Contro
     const schema = resolved.node;
     const shown = label(resolved, name);
     const attrs = attributes(member, required);
-    if (!isSchemaObject(schema)) return jsonField(shown, attrs, required, undefined);
+    if (!isJsonObject(schema)) return jsonField(shown, attrs, required, undefined);
     const kind = kindOf(schema);
     const description = resolved.description;
     switch (kind) {
@@ -220,13 +221,13 @@ ${values.map((value) => html`<label class="check"><input type="checkbox"> ${type
     description: string | undefined,
     depth: number,
   ): Html {
-    const properties = isSchemaObject(schema.properties) ? schema.properties : {};
+    const properties = isJsonObject(schema.properties) ? schema.properties : {};
     const needed = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
     const children = Object.keys(properties).map((name) => {
       const at = childPointer(pointer, "properties", name);
       const must = needed.has(name);
       const inner = resolve(at);
-      const kind = isSchemaObject(inner.node) ? kindOf(inner.node) : "json";
+      const kind = isJsonObject(inner.node) ? kindOf(inner.node) : "json";
       if (!must && (kind === "object" || kind === "choice")) {
         const shownName = label(inner, name);
         const id = template(`optional ${at}`, () =>
@@ -287,17 +288,17 @@ ${description === undefined ? "" : html`<p class="help" data-help>${description}
   /** The first member of an alternative whose value is fixed by `const`: `["type", "heading"]`. */
   function discriminator(pointer: string): [string, unknown] | null {
     const schema = document.node(pointer);
-    if (!isSchemaObject(schema) || !isSchemaObject(schema.properties)) return null;
+    if (!isJsonObject(schema) || !isJsonObject(schema.properties)) return null;
     for (const name of Object.keys(schema.properties)) {
       const member = resolve(childPointer(pointer, "properties", name)).node;
-      if (isSchemaObject(member) && Object.hasOwn(member, "const")) return [name, member.const];
+      if (isJsonObject(member) && Object.hasOwn(member, "const")) return [name, member.const];
     }
     return null;
   }
 
   const refs: Record<string, string> = {};
   const walk = (schema: unknown, pointer: string): void => {
-    if (!isSchemaObject(schema)) return;
+    if (!isJsonObject(schema)) return;
     if (Object.hasOwn(schema, "$ref")) refs[pointer] = document.refTarget(pointer);
     for (const [name, value] of Object.entries(schema))
       for (const [tokens, sub] of keywordOf(name)?.subschemas?.(value) ?? [])
@@ -328,9 +329,9 @@ function kindOf(schema: Node): Kind {
     return schema.enum.every((v) => v === null || typeof v !== "object") ? "enum" : "json";
   const type = Array.isArray(schema.type) ? (schema.type.length === 1 ? schema.type[0] : undefined) : schema.type;
   if ((Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf)) && type === undefined) return "choice";
-  if (type === "object" || (type === undefined && isSchemaObject(schema.properties))) return "object";
+  if (type === "object" || (type === undefined && isJsonObject(schema.properties))) return "object";
   if (type === "array" || (type === undefined && Object.hasOwn(schema, "items"))) {
-    if (Object.hasOwn(schema, "prefixItems") || !isSchemaObject(schema.items)) return "json";
+    if (Object.hasOwn(schema, "prefixItems") || !isJsonObject(schema.items)) return "json";
     const items = schema.items;
     if (
       schema.uniqueItems === true &&

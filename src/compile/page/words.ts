@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isSchemaObject } from "../document.ts";
+import { isJsonObject } from "../../json/is-json-object.ts";
 import { childPointer } from "../pointer.ts";
 import { keywordOf } from "../vocabulary.ts";
 
@@ -84,7 +84,7 @@ export function ruleWords(schema: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (node: unknown, pointer: string): void => {
     if (node === false) out[pointer] = "must be absent";
-    if (!isSchemaObject(node)) return;
+    if (!isJsonObject(node)) return;
     for (const [name, value] of Object.entries(node)) {
       const words = rules.get(name);
       if (words !== undefined) out[childPointer(pointer, name)] = words(value, node);
