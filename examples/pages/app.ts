@@ -11,13 +11,16 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { type AddressOptions, address } from "../../src/address/address.ts";
+import { NO_SCRIPT_POLICY_FIELD } from "../../src/address/content-security-policy.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
+import { prefersHtml } from "../../src/address/negotiate.ts";
 import { type McpOptions, mcp } from "../../src/mcp/mcp.ts";
 import type { AnyMcpAddress, McpAddress } from "../../src/mcp/tools.ts";
 import type { Act as FeedbackAct } from "./generated/feedback.js";
 import { forms } from "./generated/forms.js";
 import { form, type Act as PageAct } from "./generated/page.js";
-import { PAGE_CONTENT_SECURITY_POLICY, renderPage } from "./render.ts";
+import { type IndexEntry, renderIndex } from "./index-page.ts";
+import { renderPage } from "./render.ts";
 import type { PageStore } from "./store.ts";
 
 /** What a published page's act answers (R1). */
@@ -80,8 +83,19 @@ export interface ExampleOptions {
  */
 export function createExampleApp(store: (c: Context) => PageStore, options: ExampleOptions = {}): Hono {
   const app = new Hono();
+  const index = renderIndex(Object.values(forms as Record<string, CompiledForm>).map(indexEntry));
 
-  app.get("/", function index(c) {
+  app.get("/", function listing(c) {
+    if (prefersHtml(c.req.header("accept") ?? null)) {
+      return new Response(index, {
+        headers: {
+          "Content-Type": "text/html; charset=utf-8",
+          "Content-Security-Policy": NO_SCRIPT_POLICY_FIELD,
+          "X-Content-Type-Options": "nosniff",
+          Vary: "Accept",
+        },
+      });
+    }
     const lines = Object.keys(forms).map((name) => {
       const here = new URL(`/${name}`, c.req.url).href;
       const what =
@@ -91,6 +105,7 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
       return `${here}\n  ${what}\n`;
     });
     const tools = `${new URL("/mcp", c.req.url).href}\n  the same addresses as MCP tools (Streamable HTTP).\n`;
+    c.header("Vary", "Accept");
     return c.text(`GPT addresses on this server:\n\n${lines.join("\n")}\n${tools}`);
   });
 
@@ -140,7 +155,7 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
     return new Response(html, {
       headers: {
         "Content-Type": "text/html; charset=utf-8",
-        "Content-Security-Policy": `${PAGE_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
+        "Content-Security-Policy": NO_SCRIPT_POLICY_FIELD,
         "X-Content-Type-Options": "nosniff",
         "Cache-Control": "public, max-age=3600",
       },
@@ -148,4 +163,14 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
   });
 
   return app;
+}
+
+/** The index line of a form: its path, and `s.title` and `s.description` from its arrival. */
+function indexEntry(form: CompiledForm): IndexEntry {
+  const { s } = JSON.parse(form.arrival) as { s: { title?: unknown; description?: unknown } };
+  return {
+    path: `/${form.name}`,
+    title: typeof s.title === "string" ? s.title : form.name,
+    ...(typeof s.description === "string" ? { description: s.description } : {}),
+  };
 }
