@@ -30,6 +30,7 @@ export {
   BodyReadError,
   type BodyReadErrorCode,
   ContentTooLargeError,
+  DEFAULT_BODY_DEADLINE_MS,
   type ReadBodyOptions,
   readBody,
 } from "./body/index.ts";

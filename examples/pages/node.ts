@@ -3,6 +3,11 @@
  * (default 8788), storing pages in SQLite (`node:sqlite`) at `PAGES_DB` (default
  * `pages.sqlite`; `:memory:` keeps nothing). Run with `npm run serve:node`.
  *
+ * The server's own timeouts close slow clients that the address never sees: header fields
+ * must arrive within 5 s and the whole request within 15 s (the address's body deadline, 5 s,
+ * answers first), checked every second (Node's default check interval, 30 s, lets a client
+ * sending one header byte a second live that long). See docs/operations.md.
+ *
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
@@ -12,6 +17,8 @@ import { SqlitePageStore } from "./stores/sqlite.ts";
 
 const store = new SqlitePageStore(new DatabaseSync(process.env.PAGES_DB ?? "pages.sqlite"));
 const app = createExampleApp(() => store);
-serve({ fetch: app.fetch, hostname: "127.0.0.1", port: Number(process.env.PORT ?? 8788) }, (info) => {
+const serverOptions = { headersTimeout: 5_000, requestTimeout: 15_000, connectionsCheckingInterval: 1_000 };
+const port = Number(process.env.PORT ?? 8788);
+serve({ fetch: app.fetch, hostname: "127.0.0.1", port, serverOptions }, (info) => {
   console.log(`listening on http://127.0.0.1:${info.port}/`);
 });
