@@ -23,6 +23,10 @@ export interface Running {
   readonly url: string;
   /** Everything the child wrote to stdout and stderr so far. */
   output(): string;
+  /** The child's process id (also its process group's). */
+  readonly pid: number;
+  /** Settles when the child exits, with its exit code or the signal that ended it. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Stops the child and its process group, then removes its scratch directory. */
   stop(): Promise<void>;
 }
@@ -117,7 +121,9 @@ export async function launch(
   let log = "";
   child.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   let alive = true;
   void exited.then(() => (alive = false));
 
@@ -155,5 +161,5 @@ export async function launch(
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  return { name, url, output: () => log, stop };
+  return { name, url, output: () => log, pid: child.pid!, exited, stop };
 }
