@@ -6,11 +6,13 @@
 
 import type { Context, Env } from "hono";
 import { Hono } from "hono";
+import { JsonSyntaxError } from "../json/json-syntax-error.ts";
+import { parseJson } from "../json/parse.ts";
 import { encodeConsequence } from "./act.ts";
 import { type HeaderList, prepareArrival } from "./arrival.ts";
 import type { CompiledForm } from "./form.ts";
 import { problemStatus, type Rejection, type RejectionCode } from "./rejection.ts";
-import { verificationLimits, verifyAct } from "./verification.ts";
+import { receiveAct, verificationLimits, verifyBytes } from "./verification.ts";
 
 export { DEFAULT_CACHE_CONTROL } from "./arrival.ts";
 export { DEFAULT_MAX_BYTES } from "./verification.ts";
@@ -163,43 +165,16 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
 
   async function verify(c: Context<E>): Promise<Response> {
     const request = c.req.raw;
-<<<<<<< HEAD
-    const outcome = await verifyAct(request, form, limits);
-    if (!outcome.ok) return reject(request, outcome.code, outcome.reason);
-=======
-    // No decompression: a coded body is rejected unread (DESIGN.md §6).
-    const coding = request.headers.get("content-encoding");
-    if (!onlyCodings(coding, "identity")) {
-      void request.body?.cancel().catch(() => {}); // not awaited: see readBody
-      return reject(request, "content-encoding", `Content-Encoding ${JSON.stringify(coding)}`);
+    const received = await receiveAct(request, limits);
+    if (!received.ok) return reject(request, received.code, received.reason);
+    const outcome = verifyBytes(received.value, form, limits);
+    if (!outcome.ok) {
+      // Development mode (X3) names the line and column of a syntax error too, at the cost of
+      // a second parse of the body, in development mode only.
+      const detail =
+        development && outcome.code.startsWith("json-syntax:") ? syntaxDetail(received.value, limits.maxDepth) : null;
+      return reject(request, outcome.code, detail ?? outcome.reason);
     }
-    // A runtime that passes a transfer coding it did not decode (Node keeps `gzip` of
-    // `gzip, chunked`) would hand over coded bytes; only plain chunking is read.
-    const transfer = request.headers.get("transfer-encoding");
-    if (!onlyCodings(transfer, "chunked")) {
-      void request.body?.cancel().catch(() => {}); // not awaited: see readBody
-      return reject(request, "transfer-encoding", `Transfer-Encoding ${JSON.stringify(transfer)}`);
-    }
-    let bytes: Uint8Array;
-    try {
-      bytes = await readBody(request, { maxBytes });
-    } catch (error) {
-      if (error instanceof ContentTooLargeError || error instanceof BodyReadError) {
-        return reject(request, error.code, error.message);
-      }
-      throw error;
-    }
-    let value: unknown;
-    try {
-      value = parseJson(bytes, { maxDepth });
-    } catch (error) {
-      // Development mode (X3) names the line and column too, at the cost of a pass over the body.
-      if (error instanceof JsonSyntaxError)
-        return reject(request, `json-syntax:${error.code}`, development ? error.messageIn(bytes) : error.message);
-      throw error;
-    }
-    if (!form.validate(value)) return reject(request, "schema", form.lastFailure());
->>>>>>> i10-package
     let body: string;
     try {
       body = encodeConsequence(await act(outcome.value, { actor: request.headers.get("gpt-actor"), c }));
@@ -224,4 +199,14 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     }
   });
   return app;
+}
+
+/** The strict parser's message for `bytes` with line, column and byte offset, or `null` if they parse. */
+function syntaxDetail(bytes: Uint8Array, maxDepth: number): string | null {
+  try {
+    parseJson(bytes, { maxDepth });
+    return null;
+  } catch (error) {
+    return error instanceof JsonSyntaxError ? error.messageIn(bytes) : null;
+  }
 }
