@@ -221,7 +221,8 @@ export async function hostileMix(
   const port = Number(new URL(server.url).port);
   const statuses: Record<string, Record<string, number>> = {};
   const record = (kind: string, status: number | null, error?: string) => {
-    const byStatus = (statuses[kind] ??= {});
+    statuses[kind] ??= {};
+    const byStatus = statuses[kind];
     const key = status === null && error !== undefined ? `no answer (${error})` : String(status);
     byStatus[key] = (byStatus[key] ?? 0) + 1;
   };
@@ -244,7 +245,10 @@ export async function hostileMix(
 
   const names = Object.keys(attacks);
   let next = 2;
-  const from = () => `127.0.0.${(next = next >= 199 ? 2 : next + 1)}`;
+  const from = () => {
+    next = next >= 199 ? 2 : next + 1;
+    return `127.0.0.${next}`;
+  };
   const attackers = Array.from({ length: concurrency }, async () => {
     while (performance.now() < end && alive) {
       const name = names[Math.floor(Math.random() * names.length)]!;

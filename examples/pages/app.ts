@@ -11,8 +11,10 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { address } from "../../src/address/address.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
+import type { RateLimit } from "../../src/address/rate-limit.ts";
 import { forms } from "./generated/forms.js";
 import { form } from "./generated/page.js";
+import { type Operations, operations } from "./limits.ts";
 import { PAGE_CONTENT_SECURITY_POLICY, renderPage } from "./render.ts";
 import type { PageStore } from "./store.ts";
 
@@ -47,14 +49,26 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
  * Creates the example app.
  *
  * @param store - gives the page store for a request (for Workers KV, from `c.env`).
+ * @param options - the runtime's rate limits (`rateLimit`, shared by every address), where log
+ *   lines go (`ops`, default JSON lines on `console.log`) and whether `/metrics` serves the
+ *   counters in the Prometheus text format (`metrics`, default off).
  * @returns the Hono app; its `fetch` is the whole server.
  * @example
  * ```ts
  * export default createExampleApp((c) => new WorkersKvPageStore(c.env.PAGES));
  * ```
  */
-export function createExampleApp(store: (c: Context) => PageStore): Hono {
+export function createExampleApp(
+  store: (c: Context) => PageStore,
+  options: {
+    readonly rateLimit?: RateLimit;
+    readonly ops?: Operations;
+    readonly metrics?: boolean | ((c: Context) => boolean);
+  } = {},
+): Hono {
   const app = new Hono();
+  const ops = options.ops ?? operations();
+  const common = { rateLimit: options.rateLimit, onLog: ops.onLog };
 
   app.get("/", function index(c) {
     const lines = Object.keys(forms).map((name) => {
@@ -71,6 +85,7 @@ export function createExampleApp(store: (c: Context) => PageStore): Hono {
   app.route(
     "/page",
     address({
+      ...common,
       form,
       gptType: "page",
       async act(page, { c }): Promise<Published> {
@@ -84,6 +99,7 @@ export function createExampleApp(store: (c: Context) => PageStore): Hono {
   app.route(
     "/feedback",
     address({
+      ...common,
       form: forms.feedback,
       gptType: "feedback",
       act: (feedback): FeedbackReceived => ({ received: true, rating: feedback.rating }),
@@ -93,7 +109,18 @@ export function createExampleApp(store: (c: Context) => PageStore): Hono {
   // Every other form in forms/ on its own path: served, checked and acknowledged, no more.
   for (const [name, other] of Object.entries(forms) as [string, CompiledForm][]) {
     if (name === "page" || name === "feedback") continue;
-    app.route(`/${name}`, address({ form: other, gptType: name, act: (): Received => ({ received: true }) }));
+    app.route(
+      `/${name}`,
+      address({ ...common, form: other, gptType: name, act: (): Received => ({ received: true }) }),
+    );
+  }
+
+  const metrics = options.metrics ?? false;
+  if (metrics !== false) {
+    app.get("/metrics", function counters(c) {
+      if (metrics !== true && !metrics(c)) return c.text("Not Found", 404);
+      return c.text(ops.counters.prometheus(), 200, { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" });
+    });
   }
 
   app.get("/pages/:id", async function storedPage(c) {

@@ -114,7 +114,9 @@ export async function launch(
   if (!existsSync(file)) throw new Error(`${name}: ${file} is missing (npm ci installs it)`);
   const child: ChildProcess = spawn(file, args, {
     cwd: root,
-    env: { ...process.env, ...env, ...extraEnv, NO_COLOR: "1" },
+    // The example's rate limits are off unless a test asks for them: the suites send many
+    // requests from one address (test/runtimes/operations.test.ts checks the limits).
+    env: { ...process.env, RATE_LIMIT: "off", ...env, ...extraEnv, NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

@@ -38,6 +38,17 @@ const compatibilityFlags = [
   ...(/^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1]?.matchAll(/"([^"]+)"/g) ?? []),
 ].map((m) => m[1]!);
 const kvNamespaces = [...toml.matchAll(/^binding\s*=\s*"([^"]+)"/gm)].map((m) => m[1]!);
+// [[ratelimits]]: name, namespace_id, simple = { limit, period }, as wrangler.toml states them.
+const ratelimits = Object.fromEntries(
+  [
+    ...toml.matchAll(
+      /^name\s*=\s*"([^"]+)"\s*\nnamespace_id\s*=\s*"([^"]*)"\s*\nsimple\s*=\s*\{\s*limit\s*=\s*(\d+),\s*period\s*=\s*(\d+)\s*\}/gm,
+    ),
+  ].map((m) => [m[1]!, { namespace_id: m[2]!, simple: { limit: Number(m[3]), period: Number(m[4]) as 10 | 60 } }]),
+);
+// RATE_LIMIT=off (the hostile bench) turns the example's limits off; METRICS=on serves /metrics.
+const bindings: Record<string, string> = {};
+for (const name of ["RATE_LIMIT", "METRICS"]) if (process.env[name] !== undefined) bindings[name] = process.env[name]!;
 const mf = new Miniflare(
   convertV4MiniflareOptions({
     modules: true,
@@ -46,6 +57,8 @@ const mf = new Miniflare(
     compatibilityDate,
     compatibilityFlags,
     kvNamespaces,
+    ratelimits,
+    bindings,
     host: "127.0.0.1",
     port: Number(process.env.PORT ?? 8787),
     logRequests: false,
