@@ -46,9 +46,17 @@ const ratelimits = Object.fromEntries(
     ),
   ].map((m) => [m[1]!, { namespace_id: m[2]!, simple: { limit: Number(m[3]), period: Number(m[4]) as 10 | 60 } }]),
 );
-// RATE_LIMIT=off (the hostile bench) turns the example's limits off; METRICS=on serves /metrics.
+// RATE_LIMIT=<acts>,<arrivals> sets the bindings' limits per minute, as an operator would in
+// wrangler.toml; RATE_LIMIT=off (the suites, the hostile bench) turns the example's limits
+// off through the worker's variable; METRICS=on serves /metrics.
+const setting = /^(\d+),(\d+)$/.exec(process.env.RATE_LIMIT ?? "");
+if (setting !== null) {
+  if (ratelimits.ACT_LIMITER) ratelimits.ACT_LIMITER.simple = { limit: Number(setting[1]), period: 60 };
+  if (ratelimits.ARRIVAL_LIMITER) ratelimits.ARRIVAL_LIMITER.simple = { limit: Number(setting[2]), period: 60 };
+}
 const bindings: Record<string, string> = {};
-for (const name of ["RATE_LIMIT", "METRICS"]) if (process.env[name] !== undefined) bindings[name] = process.env[name]!;
+if (process.env.RATE_LIMIT === "off") bindings.RATE_LIMIT = "off";
+if (process.env.METRICS !== undefined) bindings.METRICS = process.env.METRICS;
 const mf = new Miniflare(
   convertV4MiniflareOptions({
     modules: true,

@@ -19,10 +19,11 @@ const half = validPage.length >> 1;
 
 /**
  * The runtimes whose server closes a connection whose body the address gave up on. Deno.serve
- * sends the answer but keeps reading the rest of the body, and has no server timeout to set;
+ * sends the answer (with `Connection: close`) but keeps reading the rest of the body, and has
+ * no server timeout to set;
  * edge-runtime (local Vercel) likewise; see docs/operations.md.
  */
-const CLOSES: ReadonlySet<RuntimeName> = new Set(["node", "workerd"]);
+const CLOSES: ReadonlySet<RuntimeName> = new Set(["node", "workerd", "bun"]);
 
 /**
  * Whether the server gave up on the body within `withinMs`: no act (never 200, never 5xx), an
