@@ -45,27 +45,28 @@ export interface Received {
 /** Ids are `crypto.randomUUID()` values; anything else is not a page. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
+/** Options of {@link createExampleApp}. */
+export interface ExampleOptions {
+  /** The runtime's rate limits, shared by every address (docs/operations.md). None when absent. */
+  readonly rateLimit?: RateLimit;
+  /** Where log lines go and the counters they feed. Default: JSON lines on `console.log`. */
+  readonly ops?: Operations;
+  /** Whether `/metrics` serves the counters (Prometheus text), or a test per request. Default off. */
+  readonly metrics?: boolean | ((c: Context) => boolean);
+}
+
 /**
  * Creates the example app.
  *
  * @param store - gives the page store for a request (for Workers KV, from `c.env`).
- * @param options - the runtime's rate limits (`rateLimit`, shared by every address), where log
- *   lines go (`ops`, default JSON lines on `console.log`) and whether `/metrics` serves the
- *   counters in the Prometheus text format (`metrics`, default off).
+ * @param options - {@link ExampleOptions}.
  * @returns the Hono app; its `fetch` is the whole server.
  * @example
  * ```ts
  * export default createExampleApp((c) => new WorkersKvPageStore(c.env.PAGES));
  * ```
  */
-export function createExampleApp(
-  store: (c: Context) => PageStore,
-  options: {
-    readonly rateLimit?: RateLimit;
-    readonly ops?: Operations;
-    readonly metrics?: boolean | ((c: Context) => boolean);
-  } = {},
-): Hono {
+export function createExampleApp(store: (c: Context) => PageStore, options: ExampleOptions = {}): Hono {
   const app = new Hono();
   const ops = options.ops ?? operations();
   const common = { rateLimit: options.rateLimit, onLog: ops.onLog };

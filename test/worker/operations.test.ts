@@ -311,3 +311,28 @@ describe("what the operator sees: one log entry per act and per rejection, never
     );
   });
 });
+
+describe("the example's settings", () => {
+  it("RATE_LIMIT: unset is the default, off is none, <acts>,<arrivals> per minute; anything else names the setting", async () => {
+    const { DEFAULT_RATE_LIMIT, rateLimitSetting, trustedProxies } = await import("../../examples/pages/limits.ts");
+    expect(rateLimitSetting(undefined)).toEqual(DEFAULT_RATE_LIMIT);
+    expect(DEFAULT_RATE_LIMIT).toEqual({ actsPerMinute: 60, arrivalsPerMinute: 600 });
+    expect(rateLimitSetting("off")).toBeNull();
+    expect(rateLimitSetting("3,5")).toEqual({ actsPerMinute: 3, arrivalsPerMinute: 5 });
+    for (const bad of ["on", "3", "0,5", "-1,5", "3,5,7"]) expect(() => rateLimitSetting(bad)).toThrow(/RATE_LIMIT/);
+    expect(trustedProxies(" 10.0.0.1, ,10.0.0.2 ")).toEqual(["10.0.0.1", "10.0.0.2"]);
+    expect(trustedProxies(undefined)).toEqual([]);
+  });
+
+  it("the example's log writes one JSON line per entry with its running count", async () => {
+    const { operations } = await import("../../examples/pages/limits.ts");
+    const lines: string[] = [];
+    const ops = operations((line) => lines.push(line));
+    const s = serve({ onLog: ops.onLog });
+    await s.act();
+    await s.act();
+    await s.act({}, "{}");
+    expect(lines.map((line) => (JSON.parse(line) as { count: number; status: number }).count)).toEqual([1, 2, 1]);
+    expect(ops.counters.count("page", "http", 200, null)).toBe(2);
+  });
+});
