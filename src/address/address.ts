@@ -6,8 +6,6 @@
 
 import type { Context, Env } from "hono";
 import { Hono } from "hono";
-import { JsonSyntaxError } from "../json/json-syntax-error.ts";
-import { parseJson } from "../json/parse.ts";
 import { encodeConsequence } from "./act.ts";
 import type { ActLogCode, ActLogEntry } from "./act-log.ts";
 import { admitPin, admitRate, emitLog, type Refused } from "./admission.ts";
@@ -126,7 +124,8 @@ const ALLOW = "GET, HEAD, POST, OPTIONS";
  */
 export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E>): Hono<E> {
   const { form, act, onReject, onLog, rateLimit, gptType, cacheControl, development = false } = options;
-  const limits = verificationLimits(form, options);
+  // Development mode (X3) names the line and column of a syntax error, at the cost of a pass over the body.
+  const limits = { ...verificationLimits(form, options), lineColumn: development };
   // Precomputed once: GET does header matching and nothing else (S4).
   const arrival = prepareArrival(form, { gptType, cacheControl });
   const preflightHeaders: HeaderList = [
@@ -245,12 +244,8 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     const bytes = received.value.byteLength;
     const outcome = verifyBytes(received.value, form, limits);
     if (!outcome.ok) {
-      // Development mode (X3) names the line and column of a syntax error too, at the cost of
-      // a second parse of the body, in development mode only.
-      const detail =
-        development && outcome.code.startsWith("json-syntax:") ? syntaxDetail(received.value, limits.maxDepth) : null;
       log(c, started, development ? problemStatus(outcome.code).status : 204, outcome.code, bytes);
-      return reject(request, outcome.code, detail ?? outcome.reason);
+      return reject(request, outcome.code, outcome.reason);
     }
     let body: string;
     try {
@@ -278,14 +273,4 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     }
   });
   return app;
-}
-
-/** The strict parser's message for `bytes` with line, column and byte offset, or `null` if they parse. */
-function syntaxDetail(bytes: Uint8Array, maxDepth: number): string | null {
-  try {
-    parseJson(bytes, { maxDepth });
-    return null;
-  } catch (error) {
-    return error instanceof JsonSyntaxError ? error.messageIn(bytes) : null;
-  }
 }

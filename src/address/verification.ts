@@ -37,6 +37,11 @@ export interface VerificationLimits {
   readonly maxDepth: number;
   /** The time the whole body may take to arrive, in milliseconds (`readBody`'s `deadlineMs`). */
   readonly bodyDeadlineMs: number;
+  /**
+   * When true, a syntax refusal's `reason` names the line and column as well as the byte
+   * offset. It costs a pass over the body, so only development mode (X3) asks for it.
+   */
+  readonly lineColumn?: boolean;
 }
 
 /** A stage that passed, with what it produced. */
@@ -153,11 +158,16 @@ export async function receiveAct(
  * @returns the value, or a {@link Refusal} coded `json-syntax:<JsonSyntaxError code>`.
  * @see ../json/parse.ts
  */
-export function parseAct(bytes: Uint8Array, limits: Pick<VerificationLimits, "maxDepth">): Verification<unknown> {
+export function parseAct(
+  bytes: Uint8Array,
+  limits: Pick<VerificationLimits, "maxDepth" | "lineColumn">,
+): Verification<unknown> {
   try {
     return { ok: true, value: parseJson(bytes, { maxDepth: limits.maxDepth }) };
   } catch (error) {
-    if (error instanceof JsonSyntaxError) return refuse(`json-syntax:${error.code}`, error.message);
+    if (error instanceof JsonSyntaxError) {
+      return refuse(`json-syntax:${error.code}`, limits.lineColumn === true ? error.messageIn(bytes) : error.message);
+    }
     throw error;
   }
 }
@@ -188,7 +198,7 @@ export function validateAct<Act>(value: unknown, form: CompiledForm<Act>): Verif
 export function verifyBytes<Act>(
   bytes: Uint8Array,
   form: CompiledForm<Act>,
-  limits: Pick<VerificationLimits, "maxDepth">,
+  limits: Pick<VerificationLimits, "maxDepth" | "lineColumn">,
 ): Verification<Act> {
   const parsed = parseAct(bytes, limits);
   return parsed.ok ? validateAct(parsed.value, form) : parsed;
