@@ -139,6 +139,9 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
       title: "gpt-address example",
       instructions:
         "Each tool is a GPT address of this server. Call it with arguments that validate against its inputSchema: arguments that do not are refused and nothing is done.",
+      // The same budget per client as the HTTP door, and the same log.
+      rateLimit,
+      onLog: ops.onLog,
       ...options.mcp,
     }),
   );

@@ -7,6 +7,7 @@
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { forms } from "../../examples/pages/generated/forms.js";
 import { form } from "../../examples/pages/generated/page.js";
 import { ActCounters, type ActLogEntry, formatActLog, sanitizeActor } from "../../src/address/act-log.ts";
 import { type AddressOptions, address } from "../../src/address/address.ts";
@@ -18,6 +19,7 @@ import {
   rateLimitKey,
   workersRateLimiter,
 } from "../../src/address/rate-limit.ts";
+import { mcp } from "../../src/mcp/mcp.ts";
 import { capturingErrors } from "./harness.ts";
 
 /** A page act; its title is a marker that must never reach a log entry. */
@@ -334,5 +336,83 @@ describe("the example's settings", () => {
     await s.act({}, "{}");
     expect(lines.map((line) => (JSON.parse(line) as { count: number; status: number }).count)).toEqual([1, 2, 1]);
     expect(ops.counters.count("page", "http", 200, null)).toBe(2);
+  });
+});
+
+describe("the MCP door uses the same limits, pin and log", () => {
+  const feedback = '{"rating": 4, "topic": "other", "comment": "Zq7-secret-comment"}';
+
+  function mcpDoor(options: Parameters<typeof mcp>[1] = {}) {
+    const acts: unknown[] = [];
+    const entries: ActLogEntry[] = [];
+    const app = new Hono();
+    app.all(
+      "/mcp",
+      mcp(
+        [
+          {
+            form: forms.feedback,
+            act: (value: unknown) => {
+              acts.push(value);
+              return { received: true };
+            },
+          },
+        ],
+        { onLog: (entry) => entries.push(entry), ...options },
+      ),
+    );
+    let id = 0;
+    const call = (args: string, headers: Record<string, string> = {}) =>
+      Promise.resolve(
+        app.fetch(
+          new Request("http://127.0.0.1/mcp", {
+            method: "POST",
+            body: `{"jsonrpc":"2.0","id":${++id},"method":"tools/call","params":{"name":"feedback","arguments":${args}}}`,
+            headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+          }),
+        ),
+      );
+    return { call, acts, entries };
+  }
+
+  it("S4 a tool call over the act limit gets 429 with Retry-After and a JSON-RPC error, and is not acted on", async () => {
+    const d = mcpDoor({ rateLimit: { act: counting(1, 9), clientAddress: peer } });
+    const first = await d.call(feedback, { "x-test-peer": "m" });
+    expect(first.status).toBe(200);
+    const limited = await d.call(feedback, { "x-test-peer": "m" });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("9");
+    expect(((await limited.json()) as { error: { message: string } }).error.message).toMatch(/Too many/);
+    expect(d.acts).toHaveLength(1);
+    expect((await d.call(feedback, { "x-test-peer": "n" })).status).toBe(200);
+  });
+
+  it("S4 every MCP message counts as an arrival, before it is read", async () => {
+    const d = mcpDoor({ rateLimit: { arrival: counting(1), clientAddress: peer } });
+    expect((await d.call(feedback, { "x-test-peer": "o" })).status).toBe(200);
+    expect((await d.call(feedback, { "x-test-peer": "o" })).status).toBe(429);
+  });
+
+  it("X2 a tool call whose If-Match names another form gets 412; the current ETag is acted on (control)", async () => {
+    const d = mcpDoor();
+    expect((await d.call(feedback, { "if-match": '"old"' })).status).toBe(412);
+    expect(d.acts).toHaveLength(0);
+    expect((await d.call(feedback, { "if-match": forms.feedback.etag })).status).toBe(200);
+    expect(d.acts).toHaveLength(1);
+  });
+
+  it("logs each tool call with door mcp, the tool's form as address, and the rejection code; never the arguments", async () => {
+    const d = mcpDoor({ rateLimit: { act: counting(2), clientAddress: peer } });
+    const headers = { "x-test-peer": "p", "gpt-actor": "agent\t1" };
+    await d.call(feedback, headers);
+    await d.call('{"rating": 9, "topic": "other"}', headers);
+    await d.call(feedback, headers);
+    expect(d.entries.map((e) => [e.door, e.address, e.status, e.code])).toEqual([
+      ["mcp", "feedback", 200, null],
+      ["mcp", "feedback", 200, "schema"],
+      ["mcp", "feedback", 429, "rate-limited"],
+    ]);
+    expect(d.entries[0]!.actor).toBe("agent?1");
+    for (const entry of d.entries) expect(formatActLog(entry)).not.toContain("Zq7-secret-comment");
   });
 });
