@@ -7,13 +7,13 @@
  *
  * @module
  */
-import { getConnInfo } from "hono/cloudflare-workers";
 import { createExampleApp } from "./app.ts";
 import { workersRateLimit } from "./limits.ts";
 import { receivedRequest } from "./received-request.ts";
 import { WorkersKvPageStore } from "./stores/workers-kv.ts";
 
-const rateLimit = workersRateLimit((c) => getConnInfo(c).remote.address);
+// What hono/cloudflare-workers' getConnInfo reads, without the rest of that module in the bundle.
+const rateLimit = workersRateLimit((c) => c.req.header("cf-connecting-ip"));
 const metrics = (c: { env: { METRICS?: string } }) => c.env.METRICS === "on";
 const app = createExampleApp((c) => new WorkersKvPageStore(c.env.PAGES), { rateLimit, metrics });
 
