@@ -134,6 +134,8 @@ async function consumer(root: string, dependencies: Record<string, string>): Pro
 let scratch = "";
 let source = "";
 let tarball = "";
+/** The install from the git URL, started as soon as the clone source exists (it takes longest). */
+let gitConsumer: Promise<string> | undefined;
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "gpt-address-package-"));
@@ -155,6 +157,8 @@ beforeAll(async () => {
   await git("init", "-q");
   await git("add", "-A");
   await git("commit", "-q", "-m", "the working tree");
+  gitConsumer = consumer(join(scratch, "git-consumer"), { [`git+file://${source}`]: "", hono: HONO });
+  gitConsumer.catch(() => {}); // awaited (and its error reported) by its own test
   // `npm pack` runs `prepare`, which builds dist/ with this repository's own tools.
   await symlink(join(repo, "node_modules"), join(source, "node_modules"), "dir");
   await npm(source, ["pack", "--pack-destination", scratch]);
@@ -162,6 +166,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await gitConsumer?.catch(() => {});
   if (scratch !== "") await rm(scratch, { recursive: true, force: true });
 });
 
@@ -292,7 +297,7 @@ describe("the package (issue 10 §2)", () => {
   });
 
   it("installs from a git URL: npm runs prepare in the clone, and the form builds", async () => {
-    const root = await consumer(join(scratch, "git-consumer"), { [`git+file://${source}`]: "", hono: HONO });
+    const root = await (gitConsumer as Promise<string>);
     const manifest = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
     expect(manifest.dependencies["gpt-address"]).toMatch(/^git\+file:/);
     const { stdout } = await run(process.execPath, ["build.mjs"], { cwd: root });
