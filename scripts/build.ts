@@ -1,29 +1,53 @@
 /**
  * `npm run build`: forms/ → examples/pages/generated/ (the form modules, each form linted first:
- * an error-level finding fails the build), then the library → dist/ (ESM + .d.ts for the
- * entries `gpt-address`, `gpt-address/compile`, `gpt-address/lint` and the `gpt-address` bin).
+ * an error-level finding fails the build), src/mcp/messages/ →
+ * src/mcp/generated/ (the MCP door's message validators, part of the library), wrangler.toml →
+ * worker-configuration.d.ts (`wrangler types`: the Workers runtime types and the example
+ * worker's `Env`, which `tsc -p tsconfig.json` reads), then the library → dist/ (ESM + .d.ts
+ * for the entries `gpt-address`, `gpt-address/compile`, `gpt-address/lint` and the `gpt-address` bin,
+ * dist/ emptied first). All four
+ * outputs are generated, never committed (.gitignore).
+ *
+ * `--forms-only` stops before `wrangler types` and dist/; `--lib-only` (the `prepare` script, run by
+ * `npm pack`, `npm publish` and an install from a git URL) builds only the MCP message
+ * validators and dist/.
  */
 import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { buildForms, FormFileError } from "../src/compile/build-forms.ts";
+import { buildMcpMessages } from "./build-mcp.ts";
+import { wranglerSync } from "./wrangler.ts";
 
 const root = join(import.meta.dirname, "..");
-try {
-  const built = await buildForms({
-    root,
-    outDir: "examples/pages/generated",
-    typesFrom: "../../../src/index.ts",
-    // The form linter (gpt-address lint): warnings print, an error fails the build.
-    onLint(file, findings) {
-      for (const finding of findings)
-        console.error(`${file}#${finding.pointer}: ${finding.severity}: ${finding.message} (${finding.rule})`);
-    },
-  });
-  for (const form of built) {
-    console.log(
-      `built ${form.file} → ${form.module} (${form.arrivalBytes} bytes on GET, maxDepth ${form.maxDepth ?? "unbounded"})`,
-    );
+if (!process.argv.includes("--lib-only")) {
+  try {
+    const built = await buildForms({
+      root,
+      outDir: "examples/pages/generated",
+      typesFrom: "../../../src/index.ts",
+      // The form linter (gpt-address lint): warnings print, an error fails the build.
+      onLint(file, findings) {
+        for (const finding of findings)
+          console.error(`${file}#${finding.pointer}: ${finding.severity}: ${finding.message} (${finding.rule})`);
+      },
+    });
+    for (const form of built) {
+      console.log(
+        `built ${form.file} → ${form.module} (${form.arrivalBytes} bytes on GET, maxDepth ${form.maxDepth ?? "unbounded"})`,
+      );
+      if (form.typeFallback !== null) console.warn(`  its Act type is unknown: ${form.typeFallback}`);
+    }
+  } catch (error) {
+    if (error instanceof FormFileError) {
+      console.error(`build failed: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
   }
+}
+try {
+  for (const message of await buildMcpMessages(root)) console.log(`built ${message.file} → ${message.module}`);
 } catch (error) {
   if (error instanceof FormFileError) {
     console.error(`build failed: ${error.message}`);
@@ -31,8 +55,18 @@ try {
   }
   throw error;
 }
+if (!process.argv.includes("--forms-only") && !process.argv.includes("--lib-only")) {
+  try {
+    wranglerSync(["types"], { cwd: root, env: { WRANGLER_LOG: "error" } });
+  } catch {
+    console.error("build failed: wrangler types (wrangler.toml → worker-configuration.d.ts) reported the errors above");
+    process.exit(1);
+  }
+  console.log("generated worker-configuration.d.ts");
+}
 if (!process.argv.includes("--forms-only")) {
   const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+  rmSync(join(root, "dist"), { recursive: true, force: true });
   try {
     execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
   } catch {

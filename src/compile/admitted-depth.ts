@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { FormDocument, isSchemaObject } from "./document.ts";
+import { isJsonObject } from "../json/is-json-object.ts";
+import { FormDocument } from "./document.ts";
 import { childPointer } from "./pointer.ts";
 import { vocabulary } from "./vocabulary.ts";
 
@@ -34,7 +35,7 @@ class Depth {
   #compute(pointer: string): number {
     const schema = this.#document.node(pointer);
     if (schema === true) return Infinity;
-    if (!isSchemaObject(schema)) return -Infinity;
+    if (!isJsonObject(schema)) return -Infinity;
     const has = (name: string): boolean => Object.hasOwn(schema, name);
     let depth = this.#own(schema, pointer);
     // The keywords that bound the depth by themselves (each keyword file says how).

@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { FormDocument, isSchemaObject } from "./document.ts";
+import { isJsonObject } from "../json/is-json-object.ts";
+import { FormDocument } from "./document.ts";
 import { FormError } from "./form-error.ts";
 import { childPointer, parsePointer } from "./pointer.ts";
 import { keywordOf } from "./vocabulary.ts";
@@ -77,7 +78,7 @@ function mapSubschemas(schema: Node, fn: (sub: unknown, tokens: Array<string | n
 export function unroll(schema: unknown, depth: number): Unrolled {
   if (!Number.isInteger(depth) || depth < 1) throw new RangeError(`depth must be a positive integer, not ${depth}`);
   const document = new FormDocument(schema);
-  if (!isSchemaObject(schema)) return { schema, definitions: [] };
+  if (!isJsonObject(schema)) return { schema, definitions: [] };
   const recursiveRefs = findRecursiveRefs(schema, document);
   if (recursiveRefs.size === 0) return { schema, definitions: [] };
   const entered = new Set([...recursiveRefs.values()].map(definitionOf));
@@ -97,7 +98,7 @@ export function unroll(schema: unknown, depth: number): Unrolled {
     names.set(name, levels);
   }
   const copy = (value: unknown, at: string, level: number): unknown => {
-    if (!isSchemaObject(value)) return value;
+    if (!isJsonObject(value)) return value;
     if (level > 1 && Object.hasOwn(value, "$id"))
       throw new FormError(
         "invalid-schema",
@@ -139,7 +140,7 @@ function findRecursiveRefs(schema: unknown, document: FormDocument): Map<string,
   const visit = (value: unknown, at: string) => {
     const next: string[] = [];
     edges.set(at, next);
-    if (!isSchemaObject(value)) return;
+    if (!isJsonObject(value)) return;
     if (Object.hasOwn(value, "$ref")) {
       refs.push(at);
       next.push(document.refTarget(at));
@@ -179,7 +180,7 @@ function hoistRoot(schema: Node, document: FormDocument): Node {
   let name = "root";
   while (Object.hasOwn(definitions, name)) name = `${name}_`;
   const rewrite = (value: unknown, at: string): unknown => {
-    if (!isSchemaObject(value)) return value;
+    if (!isJsonObject(value)) return value;
     const out = mapSubschemas(value, (sub, tokens) => rewrite(sub, childPointer(at, ...tokens)));
     if (out === false || !Object.hasOwn(value, "$ref")) return out;
     const target = document.refTarget(at);

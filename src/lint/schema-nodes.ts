@@ -4,9 +4,10 @@
  *
  * @module
  */
-import { isSchemaObject } from "../compile/document.ts";
+
 import { childPointer } from "../compile/pointer.ts";
 import { keywordOf } from "../compile/vocabulary.ts";
+import { isJsonObject } from "../json/is-json-object.ts";
 
 /** One schema location. */
 export interface SchemaNode {
@@ -29,7 +30,7 @@ export function schemaNodes(schema: unknown, prefix = "/s"): SchemaNode[] {
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     nodes.push(node);
     const value = node.schema;
-    if (!isSchemaObject(value)) continue;
+    if (!isJsonObject(value)) continue;
     const children: SchemaNode[] = [];
     for (const name of Object.keys(value)) {
       for (const [tokens, sub] of keywordOf(name)?.subschemas?.(value[name]) ?? []) {
