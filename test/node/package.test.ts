@@ -196,9 +196,12 @@ describe("the package (issue 10 §2)", () => {
       "--profile",
       "esm-only",
       "--no-color",
+      // One row per resolution mode, one column per entry (gpt-address, /compile, /lint), however wide.
+      "--format",
+      "table",
     ]);
-    expect(stdout).toMatch(/node16 \(from ESM\) .*🟢 \(ESM\) .*🟢 \(ESM\)/);
-    expect(stdout).toMatch(/bundler .*🟢 .*🟢/);
+    expect(stdout).toMatch(/node16 \(from ESM\) .*🟢 \(ESM\) .*🟢 \(ESM\) .*🟢 \(ESM\)/);
+    expect(stdout).toMatch(/bundler .*🟢 .*🟢 .*🟢/);
   }, 60_000);
 
   describe("installed from the tarball with hono and Node 22", () => {
@@ -210,9 +213,14 @@ describe("the package (issue 10 §2)", () => {
       await run(node, ["build.mjs"], { cwd: root });
     }, 240_000);
 
-    it("has only the runtime's and the compiler's dependencies (no devDependency of this repository)", async () => {
+    it("has only the runtime's, the compiler's and the linter's dependencies (no devDependency of this repository)", async () => {
       const manifest = JSON.parse(await readFile(join(root, "node_modules", "gpt-address", "package.json"), "utf8"));
-      expect(Object.keys(manifest.dependencies).sort()).toEqual(["@cfworker/json-schema", "json-schema-to-typescript"]);
+      expect(Object.keys(manifest.dependencies).sort()).toEqual([
+        "@cfworker/json-schema",
+        "citty",
+        "json-schema-to-typescript",
+        "recheck",
+      ]);
       await expect(readFile(join(root, "node_modules", "wrangler", "package.json"))).rejects.toThrow(/ENOENT/);
     });
 
@@ -221,6 +229,14 @@ describe("the package (issue 10 §2)", () => {
       expect(index).toContain(`import type { CompiledForm } from "gpt-address";`);
       expect(index).toMatch(/export interface Act \{\s+text: Text;\s+\}/);
       await expect(readFile(join(root, "generated", "greeting.js"), "utf8")).resolves.toContain("export const form");
+    });
+
+    it("installs the gpt-address bin, which lints the project's form on Node 22 (a warning only: exit 0)", async () => {
+      await expect(readFile(join(root, "node_modules", ".bin", "gpt-address"))).resolves.toBeDefined();
+      const bin = join(root, "node_modules", "gpt-address", "dist", "cli", "bin.js");
+      const { stdout } = await run(node, [bin, "lint", join("forms", "greeting.json")], { cwd: root });
+      expect(stdout).toContain("use-act-instructions");
+      expect(stdout).toContain("1 problem(s) (0 error(s), 1 warning(s)) in 1 form(s)");
     });
 
     it("serves the form on Node 22 with no TypeScript loader: GET the form, POST a valid and an invalid act", async () => {
