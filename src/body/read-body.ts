@@ -12,12 +12,26 @@ export interface ReadBodyOptions {
   /** The largest body accepted, in bytes (a non-negative safe integer). */
   readonly maxBytes: number;
   /**
+   * The time the whole body may take to arrive, in milliseconds from the call, a positive
+   * number (`Infinity`: no deadline). Default {@link DEFAULT_BODY_DEADLINE_MS}. A body still
+   * arriving then is cancelled and rejected: a client sending one byte a second cannot hold
+   * the request open, and one that vanished without the runtime noticing leaves nothing pending.
+   */
+  readonly deadlineMs?: number;
+  /**
    * On Node, the message the request was made from (see `nodeMessageOf`): its bytes are read
    * from its `data` events instead of `request.body`, which Node builds as an undici `Request`
-   * and a web `ReadableStream` on first use. The same limit and checks apply to the bytes read.
+   * and a web `ReadableStream` on first use. The same limit, checks and deadline apply to the
+   * bytes read.
    */
   readonly message?: NodeMessage;
 }
+
+/**
+ * The default body deadline: 5 seconds (5,000 ms), time for 1 MiB at about 1.7 Mbit/s; actors
+ * are programs that send a whole value at once.
+ */
+export const DEFAULT_BODY_DEADLINE_MS = 5_000;
 
 /** `Content-Length = 1*DIGIT` (RFC 9110 §8.6); `Headers` has already trimmed surrounding OWS. */
 const DECIMAL = /^[0-9]+$/;
@@ -32,14 +46,17 @@ const DECIMAL = /^[0-9]+$/;
  * bytes that arrive rejects it too. Without `Content-Length`, bytes are counted as they arrive
  * and the stream is cancelled the moment the count passes the limit, so a rejected body never
  * holds more than `maxBytes` plus one chunk in memory. Exactly `maxBytes` bytes are accepted.
+ * A body that has not ended `deadlineMs` after the call is cancelled and rejected; none of its
+ * bytes are returned (an incomplete message is no act, RFC 9112 §8).
  *
  * @param request - the request whose body is read; its body is consumed (or cancelled).
  * @param options - {@link ReadBodyOptions}.
  * @returns the body's bytes; an empty array when there is no body.
  * @throws {ContentTooLargeError} when the body (or its valid `Content-Length`) exceeds `maxBytes`.
  * @throws {BodyReadError} when `Content-Length` is invalid or wrong, the body was already used,
- *   or the stream fails or yields anything but bytes.
- * @throws {RangeError} when `maxBytes` is not a non-negative safe integer (a programming error).
+ *   the stream fails or yields anything but bytes, or the deadline passes (`body-deadline`).
+ * @throws {RangeError} when `maxBytes` is not a non-negative safe integer, or `deadlineMs` not a
+ *   positive number (programming errors).
  * @see https://www.rfc-editor.org/rfc/rfc9110#section-8.6
  * @example
  * ```ts
@@ -47,10 +64,11 @@ const DECIMAL = /^[0-9]+$/;
  * ```
  */
 export async function readBody(request: Request, options: ReadBodyOptions): Promise<Uint8Array> {
-  const { maxBytes } = options;
+  const { maxBytes, deadlineMs = DEFAULT_BODY_DEADLINE_MS } = options;
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
     throw new RangeError(`maxBytes must be a non-negative safe integer, got ${maxBytes}`);
   }
+  if (!(deadlineMs > 0)) throw new RangeError(`deadlineMs must be a positive number, got ${deadlineMs}`);
   const message = options.message;
   // With a Node message, `request.body` is never touched (touching it builds the stream).
   const body = message === undefined ? request.body : null;
@@ -72,7 +90,7 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
     }
   }
 
-  if (message !== undefined) return readFromMessage(message, declared, maxBytes);
+  if (message !== undefined) return readFromMessage(message, declared, maxBytes, deadlineMs);
   if (body === null) {
     if (declared !== null && declared !== 0) throw mismatch(declared, 0);
     return new Uint8Array(0);
@@ -86,14 +104,26 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
   const limit = declared ?? maxBytes;
   const reader = body.getReader();
   const bytes = new Collector(declared, limit);
+  // At the deadline the stream is cancelled, which settles a pending read at once (done), and
+  // the flag turns that end into a rejection. One timer per body, cleared however it ends.
+  let late: BodyReadError | null = null;
+  const timer =
+    deadlineMs > MAX_TIMER_MS
+      ? undefined
+      : setTimeout(() => {
+          late = new BodyReadError("body-deadline", `the body did not arrive within ${deadlineMs} ms`);
+          cancel(reader, late);
+        }, deadlineMs);
   try {
     for (;;) {
       let result: ReadableStreamReadResult<unknown>;
       try {
         result = await reader.read();
       } catch (cause) {
+        if (late !== null) throw late;
         throw new BodyReadError("body-read", "the request body stream failed", { cause });
       }
+      if (late !== null) throw late;
       if (result.done) break;
       const chunk = result.value;
       // A tag check rather than instanceof: the stream may come from another realm.
@@ -109,6 +139,7 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
       }
     }
   } finally {
+    clearTimeout(timer);
     reader.releaseLock();
   }
   return bytes.end();
@@ -122,14 +153,30 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
  * are left in place and do nothing: removing stream listeners measured 8 % of the busy time of
  * a 1 KiB act.
  */
-function readFromMessage(message: NodeMessage, declared: number | null, maxBytes: number): Promise<Uint8Array> {
+function readFromMessage(
+  message: NodeMessage,
+  declared: number | null,
+  maxBytes: number,
+  deadlineMs: number,
+): Promise<Uint8Array> {
   const bytes = new Collector(declared, declared ?? maxBytes);
   return new Promise((resolve, reject) => {
     let done = false;
     const fail = (error: Error) => {
       done = true;
+      clearTimeout(timer);
       reject(error);
     };
+    // Past the deadline reading stops as past the limit: paused, the rest left to the server.
+    const timer =
+      deadlineMs > MAX_TIMER_MS
+        ? undefined
+        : setTimeout(() => {
+            if (done) return;
+            message.off("data", onData);
+            message.pause();
+            fail(new BodyReadError("body-deadline", `the body did not arrive within ${deadlineMs} ms`));
+          }, deadlineMs);
     const onData = (chunk: unknown) => {
       if (done) return;
       const error =
@@ -144,6 +191,7 @@ function readFromMessage(message: NodeMessage, declared: number | null, maxBytes
     const onEnd = () => {
       if (done) return;
       done = true;
+      clearTimeout(timer);
       try {
         resolve(bytes.end());
       } catch (error) {
@@ -222,6 +270,9 @@ class Collector {
     return this.first ?? new Uint8Array(0);
   }
 }
+
+/** The longest delay timers take (2³¹ − 1 ms, about 24.8 days); a longer deadline is none. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** The first size of the buffer a body of several chunks is copied into, in bytes. */
 const MIN_BUFFER = 16_384;

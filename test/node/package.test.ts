@@ -195,10 +195,20 @@ describe("the package (issue 10 §2)", () => {
       tarball,
       "--profile",
       "esm-only",
-      "--no-color",
+      "--format",
+      "json",
     ]);
-    expect(stdout).toMatch(/node16 \(from ESM\) .*🟢 \(ESM\) .*🟢 \(ESM\)/);
-    expect(stdout).toMatch(/bundler .*🟢 .*🟢/);
+    const report = JSON.parse(stdout) as {
+      analysis: { entrypoints: Record<string, unknown> };
+      problems: Record<string, { entrypoint: string; resolutionKind: string }[]>;
+    };
+    const entries = Object.keys(JSON.parse(await readFile(join(repo, "package.json"), "utf8")).exports);
+    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual(entries.sort());
+    // Problems the profile ignores are still listed in JSON: only those may be there.
+    const counted = Object.values(report.problems)
+      .flat()
+      .filter((problem) => !["node10", "node16-cjs"].includes(problem.resolutionKind));
+    expect(counted).toEqual([]);
   }, 60_000);
 
   describe("installed from the tarball with hono and Node 22", () => {
@@ -210,9 +220,15 @@ describe("the package (issue 10 §2)", () => {
       await run(node, ["build.mjs"], { cwd: root });
     }, 240_000);
 
-    it("has only the runtime's and the compiler's dependencies (no devDependency of this repository)", async () => {
+    it("has only the compiler's and the command's dependencies (no devDependency of this repository)", async () => {
       const manifest = JSON.parse(await readFile(join(root, "node_modules", "gpt-address", "package.json"), "utf8"));
-      expect(Object.keys(manifest.dependencies).sort()).toEqual(["@cfworker/json-schema", "json-schema-to-typescript"]);
+      // The compiler's (meta-schema check, Act types) and the command's (citty; recheck for lint).
+      expect(Object.keys(manifest.dependencies).sort()).toEqual([
+        "@cfworker/json-schema",
+        "citty",
+        "json-schema-to-typescript",
+        "recheck",
+      ]);
       await expect(readFile(join(root, "node_modules", "wrangler", "package.json"))).rejects.toThrow(/ENOENT/);
     });
 
@@ -221,6 +237,14 @@ describe("the package (issue 10 §2)", () => {
       expect(index).toContain(`import type { CompiledForm } from "gpt-address";`);
       expect(index).toMatch(/export interface Act \{\s+text: Text;\s+\}/);
       await expect(readFile(join(root, "generated", "greeting.js"), "utf8")).resolves.toContain("export const form");
+    });
+
+    it("installs the gpt-address bin, which lints the project's form on Node 22 (a warning only: exit 0)", async () => {
+      await expect(readFile(join(root, "node_modules", ".bin", "gpt-address"))).resolves.toBeDefined();
+      const bin = join(root, "node_modules", "gpt-address", "dist", "cli", "bin.js");
+      const { stdout } = await run(node, [bin, "lint", join("forms", "greeting.json")], { cwd: root });
+      expect(stdout).toContain("use-act-instructions");
+      expect(stdout).toContain("1 problem(s) (0 error(s), 1 warning(s)) in 1 form(s)");
     });
 
     it("serves the form on Node 22 with no TypeScript loader: GET the form, POST a valid and an invalid act", async () => {
