@@ -45,6 +45,18 @@ beforeAll(async () => {
     }
     return c.json(seen);
   });
+  app.post("/slow", async (c) => {
+    const message = nodeMessageOf(c.req.raw, c.env);
+    try {
+      const bytes = await readBody(c.req.raw, { maxBytes: MAX, deadlineMs: 300, message });
+      return c.json({ message: message !== undefined, bytes: bytes.byteLength });
+    } catch (error) {
+      return c.json({
+        message: message !== undefined,
+        error: error instanceof BodyReadError ? error.code : String(error),
+      });
+    }
+  });
   // Controls: a request another handler replaced, and one whose body was already touched.
   app.post("/replaced", (c) => c.json({ message: nodeMessageOf(new Request(c.req.raw), c.env) !== undefined }));
   app.post("/touched", async (c) => {
@@ -141,6 +153,29 @@ describe("V1 a body read from Node's message: the limit holds on the bytes read"
       sha: await digest(new Uint8Array(0)),
     });
     expect((await post("/read", [bytes(1)], true)).body.bytes).toBe(1);
+  });
+});
+
+describe("the body deadline holds when reading Node's message", () => {
+  it("a chunked body still arriving at the deadline is rejected and answered; one that arrives in time is read", async () => {
+    const answer = await new Promise<Seen>((resolve, reject) => {
+      const req = httpRequest(
+        { host: "127.0.0.1", port, path: "/slow", method: "POST", headers: { "transfer-encoding": "chunked" } },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (part: string) => (text += part));
+          res.on("end", () => {
+            req.destroy();
+            resolve(JSON.parse(text) as Seen);
+          });
+        },
+      );
+      req.on("error", reject);
+      req.write(bytes(10)); // and never ends
+    });
+    expect(answer).toEqual({ message: true, error: "body-deadline" });
+    expect((await post("/slow", [bytes(10)], false)).body).toEqual({ message: true, bytes: 10 });
   });
 });
 
