@@ -155,7 +155,10 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
   });
   // A body left unread (refused before reading, or given up on) must not keep the connection:
   // runtimes that would go on reading it (Bun) close it when the answer says so (RFC 9112 §9.6).
-  // Every rejected act says so, read or not, so that the fields never tell the stage (R2).
+  // A body read whole keeps it: closing after every rejected act made valid acts sharing
+  // connections with rejected ones reconnect (issue 16, under attack 0.43×). That an unread
+  // body was refused early tells the actor nothing its own upload does not (the answer came
+  // before the body went out); parse and schema refusals, the ones about content, look alike (R2).
   const unreadHeaders: Readonly<Record<string, string>> = Object.freeze({ ...emptyHeaders, Connection: "close" });
 
   /** Answers a request refused before its body was read: 429 with `Retry-After`, or 412. */
@@ -194,7 +197,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     return refuse(refused, false);
   }
 
-  function reject(request: Request, code: RejectionCode, reason: string): Response {
+  function reject(request: Request, code: RejectionCode, reason: string, unreadBody: boolean): Response {
     if (onReject !== undefined) {
       try {
         onReject({ code, reason, request });
@@ -210,7 +213,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
         headers: { "Content-Type": "application/problem+json", "X-Content-Type-Options": "nosniff", ...emptyHeaders },
       });
     }
-    return new Response(null, { status: 204, headers: unreadHeaders });
+    return new Response(null, { status: 204, headers: unreadBody ? unreadHeaders : emptyHeaders });
   }
 
   /** A server fault (a throwing act, or a bug in a stage): logged, 500, never a rejection. */
@@ -246,13 +249,13 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     const received = await receiveAct(request, limits, nodeMessageOf(request, c.env));
     if (!received.ok) {
       log(c, started, development ? problemStatus(received.code).status : 204, received.code, null);
-      return reject(request, received.code, received.reason);
+      return reject(request, received.code, received.reason, true);
     }
     const bytes = received.value.byteLength;
     const outcome = verifyBytes(received.value, form, limits);
     if (!outcome.ok) {
       log(c, started, development ? problemStatus(outcome.code).status : 204, outcome.code, bytes);
-      return reject(request, outcome.code, outcome.reason);
+      return reject(request, outcome.code, outcome.reason, false);
     }
     let body: string;
     try {
