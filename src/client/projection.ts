@@ -1,0 +1,282 @@
+/**
+ * Per-actor projection of a form: the form as one actor's constrained decoder can take it.
+ * A projection only ever relaxes (drops or widens what the actor cannot take) or rewrites into
+ * an equivalent the actor does take; it never narrows, and it says what it did, as warnings.
+ * The value the actor produces is still checked against the full form before it is sent.
+ *
+ * The knowledge of which actor takes which keyword is data ({@link ActorProfile}, one per
+ * actor, `profiles.ts`); this module only applies it. Profiles from the form linter can feed
+ * it unchanged: a cell per keyword, in ACTORS.md's vocabulary.
+ *
+ * @see ../../docs/client.md ("Projection")
+ * @module
+ */
+import type { ClientWarning } from "./model.ts";
+
+/**
+ * What an actor does with a keyword (ACTORS.md): `S` enforced, `I` accepted and ignored, `R`
+ * refused with an error, `L` limited (the profile's limits say how), `X` accepted and then
+ * wrong output.
+ */
+export type Cell = "S" | "I" | "R" | "L" | "X";
+
+/** One actor's profile, as the projection reads it. */
+export interface ActorProfile {
+  /** The actor's name on the command line (`openai`, `node-llama-cpp`…). */
+  readonly actor: string;
+  /** Keyword → cell. */
+  readonly keywords: Readonly<Record<string, Cell>>;
+  /** The cell of a keyword the table does not list: `R` for closed allow-lists, `I` otherwise. */
+  readonly unlisted: Cell;
+  /** Where the profile's cells come from, and when they were read. */
+  readonly source: string;
+  /** `format` values the actor takes; another value is dropped (when `format` is `L`). */
+  readonly formats?: readonly string[];
+  /** The largest `minItems` the actor takes; a larger one is widened to it. */
+  readonly maxMinItems?: number;
+  /** Bounds (`minLength`, `maxLength`, `minItems`, `maxItems`) must be below this, or are dropped. */
+  readonly repetitionLimit?: number;
+  /** A `pattern` must be anchored `^…$`, or it is dropped. */
+  readonly anchoredPatterns?: boolean;
+  /** Structural demands of the actor, reported when the form does not meet them. */
+  readonly requires?: {
+    /** Every object needs `additionalProperties: false`. */
+    readonly closedObjects?: boolean;
+    /** The root must be an object, not a union. */
+    readonly objectRoot?: boolean;
+    /** Every `const`/`enum` node needs a `type` (added from its values, an exact rewrite). */
+    readonly typeEverywhere?: boolean;
+  };
+  /** Exact rewrites into what the actor takes. */
+  readonly rewrites?: {
+    /** `anyOf` written as this keyword (node-llama-cpp: `oneOf`, a plain alternation there). */
+    readonly anyOf?: "oneOf";
+    /** `oneOf` written as `anyOf` (a widening: `anyOf` accepts at least as much). */
+    readonly oneOf?: "anyOf";
+    /** `const` written as a one-value `enum`. */
+    readonly const?: "enum";
+    /** An integer range of at most this many values written as an `enum` (for actors that ignore bounds). */
+    readonly integerRange?: number;
+    /** An object with optional properties written as a union of its closed variants, each with every property required (for actors that require every property). */
+    readonly optionalProperties?: "anyOf" | "oneOf";
+    /** The most optional properties one object may have for {@link optionalProperties} (2^n variants). */
+    readonly maxOptional?: number;
+  };
+}
+
+/** A projected form and what the projection did. */
+export interface Projection {
+  readonly schema: Record<string, unknown>;
+  readonly warnings: readonly ClientWarning[];
+}
+
+/** Keywords that only annotate: an actor ignoring them loses nothing, so that is not reported. */
+const ANNOTATIONS = new Set([
+  "title",
+  "description",
+  "$comment",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$schema",
+  "$id",
+]);
+/** Keywords whose value is a map of names to subschemas. */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
+/** Keywords whose value is one subschema. */
+const SCHEMA_ONE = new Set(["items", "additionalProperties", "propertyNames", "contains", "not", "if", "then", "else"]);
+/** Keywords whose value is a list of subschemas. */
+const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+const BOUNDS = new Set(["minLength", "maxLength", "minItems", "maxItems"]);
+
+const escapePointer = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+/**
+ * Projects `schema` for the actor of `profile`.
+ *
+ * @example
+ * ```ts
+ * const { schema, warnings } = projectForm(arrival.document.s, profiles.openai);
+ * for (const w of warnings) console.warn(`${w.pointer} ${w.keyword}: ${w.message}`);
+ * ```
+ */
+export function projectForm(schema: unknown, profile: ActorProfile): Projection {
+  const warnings: ClientWarning[] = [];
+  const warn = (type: ClientWarning["type"], pointer: string, keyword: string, message: string) =>
+    warnings.push({
+      type,
+      pointer: `${pointer}/${escapePointer(keyword)}`,
+      keyword,
+      message: `${profile.actor}: ${message}`,
+    });
+  const cell = (keyword: string): Cell => profile.keywords[keyword] ?? profile.unlisted;
+
+  function visit(node: unknown, pointer: string, root: boolean): unknown {
+    if (!isObject(node)) return node;
+    let out: Json = {};
+    for (const [keyword, value] of Object.entries(node)) {
+      let name = keyword;
+      if (keyword === "anyOf" && profile.rewrites?.anyOf === "oneOf") {
+        name = "oneOf";
+        warn(
+          "rewritten",
+          pointer,
+          keyword,
+          "anyOf sent as oneOf (this actor has no anyOf; its oneOf is a plain alternation)",
+        );
+      } else if (keyword === "oneOf" && profile.rewrites?.oneOf === "anyOf") {
+        name = "anyOf";
+        warn("widened", pointer, keyword, "oneOf sent as anyOf (this actor refuses oneOf)");
+      } else if (keyword === "const" && profile.rewrites?.const === "enum") {
+        out.enum = [value];
+        warn("rewritten", pointer, keyword, "const sent as a one-value enum");
+        continue;
+      }
+      const c = name === keyword ? cell(keyword) : cell(name);
+      if (c === "R" || c === "X") {
+        warn("dropped", pointer, keyword, c === "R" ? `refuses ${keyword}; dropped` : `mishandles ${keyword}; dropped`);
+        continue;
+      }
+      if (c === "I" && !ANNOTATIONS.has(keyword)) {
+        warn("ignored", pointer, keyword, `accepts ${keyword} without enforcing it`);
+      }
+      if (keyword === "format" && c === "L" && profile.formats && !profile.formats.includes(String(value))) {
+        warn("dropped", pointer, keyword, `does not take format ${JSON.stringify(value)}; dropped`);
+        continue;
+      }
+      if (keyword === "pattern" && profile.anchoredPatterns && typeof value === "string") {
+        if (!(value.startsWith("^") && value.endsWith("$"))) {
+          warn("dropped", pointer, keyword, "takes only patterns anchored ^…$; dropped");
+          continue;
+        }
+      }
+      if (BOUNDS.has(keyword) && typeof value === "number" && profile.repetitionLimit !== undefined) {
+        if (value >= profile.repetitionLimit) {
+          warn("dropped", pointer, keyword, `takes bounds below ${profile.repetitionLimit} only; dropped`);
+          continue;
+        }
+      }
+      if (keyword === "minItems" && typeof value === "number" && profile.maxMinItems !== undefined) {
+        if (value > profile.maxMinItems) {
+          warn("widened", pointer, keyword, `takes minItems up to ${profile.maxMinItems}; sent ${profile.maxMinItems}`);
+          out[name] = profile.maxMinItems;
+          continue;
+        }
+      }
+      const at = `${pointer}/${escapePointer(keyword)}`;
+      if (SCHEMA_MAPS.has(keyword) && isObject(value)) {
+        const map: Json = {};
+        for (const [key, sub] of Object.entries(value)) map[key] = visit(sub, `${at}/${escapePointer(key)}`, false);
+        out[name] = map;
+      } else if (SCHEMA_ONE.has(keyword)) {
+        out[name] = visit(value, at, false);
+      } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
+        out[name] = value.map((sub, i) => visit(sub, `${at}/${i}`, false));
+      } else {
+        out[name] = value;
+      }
+    }
+    out = integerRange(out, pointer);
+    out = addType(out, pointer);
+    checkClosed(out, pointer);
+    return optionalVariants(out, pointer, root);
+  }
+
+  function integerRange(node: Json, pointer: string): Json {
+    const limit = profile.rewrites?.integerRange;
+    if (limit === undefined || node.type !== "integer" || "enum" in node || "const" in node) return node;
+    const low = typeof node.minimum === "number" ? Math.ceil(node.minimum) : undefined;
+    const high = typeof node.maximum === "number" ? Math.floor(node.maximum) : undefined;
+    if (low === undefined || high === undefined || high < low || high - low + 1 > limit) return node;
+    if ("multipleOf" in node || "exclusiveMinimum" in node || "exclusiveMaximum" in node) return node;
+    const { minimum: _min, maximum: _max, ...rest } = node;
+    warn("rewritten", pointer, "minimum", `ignores integer bounds; ${low}…${high} sent as an enum`);
+    return { ...rest, enum: Array.from({ length: high - low + 1 }, (_, i) => low + i) };
+  }
+
+  function addType(node: Json, pointer: string): Json {
+    if (!profile.requires?.typeEverywhere || "type" in node) return node;
+    const values = "const" in node ? [node.const] : Array.isArray(node.enum) ? node.enum : undefined;
+    if (values === undefined) return node;
+    const types = [...new Set(values.map(jsonType))];
+    const type = types.length === 2 && types.includes("integer") && types.includes("number") ? ["number"] : types;
+    warn(
+      "rewritten",
+      pointer,
+      "type",
+      `needs a type on every node; added ${JSON.stringify(type.length === 1 ? type[0] : type)} from the values`,
+    );
+    return { type: type.length === 1 ? type[0] : type, ...node };
+  }
+
+  function checkClosed(node: Json, pointer: string): void {
+    if (!profile.requires?.closedObjects) return;
+    const isObjectNode = node.type === "object" || "properties" in node;
+    if (isObjectNode && node.additionalProperties !== false) {
+      warn(
+        "other",
+        pointer,
+        "additionalProperties",
+        "needs additionalProperties: false on every object; this object is open, and closing it would narrow the form, so the actor may refuse it",
+      );
+    }
+  }
+
+  function optionalVariants(node: Json, pointer: string, root: boolean): Json {
+    const union = profile.rewrites?.optionalProperties;
+    if (union === undefined || !isObject(node.properties)) return node;
+    const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
+    const optional = Object.keys(node.properties).filter((name) => !required.has(name));
+    if (optional.length === 0) return node;
+    const where = "required";
+    const max = profile.rewrites?.maxOptional ?? 4;
+    if (node.additionalProperties !== false || optional.length > max || (root && profile.requires?.objectRoot)) {
+      const why =
+        node.additionalProperties !== false
+          ? "the object is open"
+          : optional.length > max
+            ? `it has ${optional.length} optional properties (at most ${max} are written as variants)`
+            : "the root must stay an object";
+      warn("other", pointer, where, `requires every property; the optional ones stay optional here because ${why}`);
+      return node;
+    }
+    const { properties, required: _required, additionalProperties, type: _type, ...rest } = node;
+    const variants: Json[] = [];
+    for (let mask = 0; mask < 1 << optional.length; mask++) {
+      const names = new Set(optional.filter((_, i) => mask & (1 << i)));
+      const props: Json = {};
+      for (const [name, sub] of Object.entries(properties as Json)) {
+        if (required.has(name) || names.has(name)) props[name] = sub;
+      }
+      variants.push({ type: "object", properties: props, required: Object.keys(props), additionalProperties });
+    }
+    warn(
+      "rewritten",
+      pointer,
+      where,
+      `requires every property; ${optional.length} optional (${optional.join(", ")}) sent as ${union} of ${variants.length} variants`,
+    );
+    return { ...rest, [union]: variants };
+  }
+
+  const projected = visit(schema, "", true);
+  if (!isObject(projected)) {
+    return { schema: {}, warnings: [{ type: "other", message: `${profile.actor}: the form is a boolean schema` }] };
+  }
+  if (profile.requires?.objectRoot && projected.type !== "object") {
+    warnings.push({ type: "other", pointer: "", message: `${profile.actor}: needs an object at the root` });
+  }
+  return { schema: projected, warnings };
+}

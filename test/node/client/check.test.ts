@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CheckReport, checkAddress } from "../../../src/client/check.ts";
+import { type BrokenAddress, type Served, serveBrokenAddress, serveExample } from "./servers.ts";
+
+const outcome = (report: CheckReport, id: string) => report.points.find((p) => p.id === id)?.outcome;
+const failing = (report: CheckReport) => report.points.filter((p) => p.outcome === "fail").map((p) => p.id);
+
+describe("check: black-box conformance of an address", () => {
+  let example: Served;
+  let broken: BrokenAddress;
+  beforeAll(async () => {
+    [example, broken] = await Promise.all([serveExample(), serveBrokenAddress()]);
+  });
+  afterAll(async () => {
+    await Promise.all([example?.close(), broken?.close()]);
+  });
+
+  it("A1 A2 V1 V2 R2 H1 passes the example page address on Node, every MUST point tried, nothing acted without --act", async () => {
+    const report = await checkAddress(`${example.url}/page`);
+    expect(failing(report)).toEqual([]);
+    expect(report.ok).toBe(true);
+    for (const id of [
+      "arrival",
+      "arrival-document",
+      "form-schema",
+      "duplicate-name",
+      "duplicate-name-escaped",
+      "duplicate-name-nested",
+      "trailing-bytes",
+      "invalid-utf8",
+      "byte-order-mark",
+      "lone-surrogate",
+      "oversize",
+      "invalid-value",
+      "gpt-actor",
+    ]) {
+      expect(outcome(report, id), id).toBe("pass");
+    }
+    expect(outcome(report, "act")).toBe("skip");
+  });
+
+  it("R1 with act: true, the example's own value is acted on once and answered with 200 JSON", async () => {
+    const report = await checkAddress(`${example.url}/page`, { act: true });
+    expect(outcome(report, "act")).toBe("pass");
+    expect(report.ok).toBe(true);
+  });
+
+  it("V1 V2 C1 fails an address whose parser is JSON.parse, naming each point it acted on", async () => {
+    const report = await checkAddress(`${broken.url}/page`);
+    expect(report.ok).toBe(false);
+    expect(failing(report).sort()).toEqual(
+      [
+        "byte-order-mark",
+        "duplicate-name",
+        "duplicate-name-escaped",
+        "duplicate-name-nested",
+        "invalid-utf8",
+        "lone-surrogate",
+        "oversize",
+      ].sort(),
+    );
+    // JSON.parse itself refuses bytes after the value, and the validator refuses invalid values:
+    // those points pass on the broken address too, so the failures above are the parser's.
+    expect(outcome(report, "trailing-bytes")).toBe("pass");
+    expect(outcome(report, "invalid-value")).toBe("pass");
+    expect(outcome(report, "arrival-document")).toBe("pass");
+    const duplicate = report.points.find((p) => p.id === "duplicate-name")!;
+    expect(duplicate).toMatchObject({ requirement: "V2", level: "MUST" });
+    expect(duplicate.detail).toMatch(/acted on \(200\)/);
+    // The probes were values a lenient parser takes as valid: the broken address acted on them.
+    expect(broken.acted.length).toBe(failing(report).length);
+  });
+
+  it("A1 fails an address that answers its form with 404, and names the status", async () => {
+    const report = await checkAddress(`${example.url}/no-such-address`);
+    expect(report.ok).toBe(false);
+    expect(report.points[0]).toMatchObject({ id: "arrival", outcome: "fail" });
+    expect(report.points[0]!.detail).toContain("404");
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Loopback servers for the client tests: the example app in-process on Node, and a
+ * deliberately broken address whose parser is `JSON.parse` (Hono's `c.req.json()`), which
+ * `check` must fail. Every server listens on 127.0.0.1, port 0.
+ */
+import { readFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+import { createExampleApp } from "../../../examples/pages/app.ts";
+import { SqlitePageStore } from "../../../examples/pages/stores/sqlite.ts";
+import { compileValidator } from "../../../src/client/form-validator.ts";
+
+export const root = join(import.meta.dirname, "../../..");
+
+/** A running server. */
+export interface Served {
+  /** Base URL without a trailing slash. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Serves `app` on 127.0.0.1 at an ephemeral port. */
+export function serveApp(app: { fetch: (request: Request) => Response | Promise<Response> }): Promise<Served> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info: AddressInfo) => {
+      resolve({
+        url: `http://127.0.0.1:${info.port}`,
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      });
+    });
+  });
+}
+
+/** The example addresses (`/page`, `/feedback`), pages kept in memory. */
+export function serveExample(): Promise<Served> {
+  const store = new SqlitePageStore(new DatabaseSync(":memory:"));
+  return serveApp(createExampleApp(() => store));
+}
+
+/** The page form file, as published. */
+export const pageFile = JSON.parse(readFileSync(join(root, "forms/page.json"), "utf8")) as {
+  p: string;
+  m: { role: string; content: string }[];
+  s: Record<string, unknown>;
+};
+
+/** What the broken address has acted on (every 200 it answered). */
+export interface BrokenAddress extends Served {
+  readonly acted: unknown[];
+}
+
+/**
+ * The page form served by an address that parses with `JSON.parse` (through `c.req.json()`,
+ * which also decodes invalid UTF-8 to U+FFFD and drops a byte order mark) and reads bodies of
+ * any size; it validates with the right validator and answers 204 on failure, like the real
+ * thing. Everything else about it is correct, so `check` must name exactly the parser's faults.
+ */
+export async function serveBrokenAddress(): Promise<BrokenAddress> {
+  const validator = await compileValidator(pageFile.s);
+  const acted: unknown[] = [];
+  const app = new Hono();
+  app.get("/page", (c) => c.json(pageFile));
+  app.post("/page", async (c) => {
+    let value: unknown;
+    try {
+      value = await c.req.json();
+    } catch {
+      return c.body(null, 204);
+    }
+    if (validator.check(value) !== null) return c.body(null, 204);
+    acted.push(value);
+    return c.json({ id: String(acted.length) });
+  });
+  const served = await serveApp(app);
+  return { ...served, acted };
+}
