@@ -100,10 +100,13 @@ export const nodeLlamaCpp: ActorProfile = {
 };
 
 /** Every built-in profile, by actor name. */
-export const profiles: Readonly<Record<string, ActorProfile>> = {
+export const profiles = {
   openai,
   anthropic,
   google,
   ollama,
   "node-llama-cpp": nodeLlamaCpp,
-};
+} as const satisfies Readonly<Record<string, ActorProfile>>;
+
+/** An actor with a built-in profile. */
+export type ProfiledActor = keyof typeof profiles;

@@ -90,6 +90,17 @@ const SCHEMA_ONE = new Set(["items", "additionalProperties", "propertyNames", "c
 /** Keywords whose value is a list of subschemas. */
 const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 const BOUNDS = new Set(["minLength", "maxLength", "minItems", "maxItems"]);
+/** Keywords that identify or reference subschemas: never dropped (a `$ref` would dangle). */
+const STRUCTURAL = new Set(["$ref", "$defs", "$anchor", "$id"]);
+/**
+ * Keywords whose meaning depends on a sibling: when the sibling is dropped, keeping them would
+ * narrow (`items` would then apply from index 0, `additionalProperties` to every member).
+ */
+const DEPENDENTS: readonly (readonly [string, string])[] = [
+  ["prefixItems", "items"],
+  ["properties", "additionalProperties"],
+  ["patternProperties", "additionalProperties"],
+];
 
 const escapePointer = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
 type Json = Record<string, unknown>;
@@ -145,7 +156,9 @@ export function projectForm(schema: unknown, profile: ActorProfile): Projection 
         continue;
       }
       const c = name === keyword ? cell(keyword) : cell(name);
-      if (c === "R" || c === "X") {
+      if ((c === "R" || c === "X") && STRUCTURAL.has(keyword)) {
+        warn("other", pointer, keyword, `refuses ${keyword}; kept, since dropping it would break references`);
+      } else if (c === "R" || c === "X") {
         warn("dropped", pointer, keyword, c === "R" ? `refuses ${keyword}; dropped` : `mishandles ${keyword}; dropped`);
         continue;
       }
@@ -186,6 +199,12 @@ export function projectForm(schema: unknown, profile: ActorProfile): Projection 
         out[name] = value.map((sub, i) => visit(sub, `${at}/${i}`, false));
       } else {
         out[name] = value;
+      }
+    }
+    for (const [sibling, dependent] of DEPENDENTS) {
+      if (sibling in node && !(sibling in out) && dependent in out) {
+        delete out[dependent];
+        warn("dropped", pointer, dependent, `${dependent} dropped with ${sibling} (alone it would narrow the form)`);
       }
     }
     out = integerRange(out, pointer);
@@ -242,13 +261,13 @@ export function projectForm(schema: unknown, profile: ActorProfile): Projection 
     if (optional.length === 0) return node;
     const where = "required";
     const max = profile.rewrites?.maxOptional ?? 4;
-    if (node.additionalProperties !== false || optional.length > max || (root && profile.requires?.objectRoot)) {
-      const why =
-        node.additionalProperties !== false
-          ? "the object is open"
-          : optional.length > max
-            ? `it has ${optional.length} optional properties (at most ${max} are written as variants)`
-            : "the root must stay an object";
+    const exact = node.type === "object" && node.additionalProperties === false && !("patternProperties" in node);
+    if (!exact || optional.length > max || (root && profile.requires?.objectRoot)) {
+      const why = !exact
+        ? "it is not a closed object of type object"
+        : optional.length > max
+          ? `it has ${optional.length} optional properties (at most ${max} are written as variants)`
+          : "the root must stay an object";
       warn("other", pointer, where, `requires every property; the optional ones stay optional here because ${why}`);
       return node;
     }

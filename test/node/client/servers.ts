@@ -77,3 +77,59 @@ export async function serveBrokenAddress(): Promise<BrokenAddress> {
   const served = await serveApp(app);
   return { ...served, acted };
 }
+
+/** A POST the recording example received. */
+export interface ReceivedAct {
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly bytes: Uint8Array;
+}
+
+/** The example addresses behind a recorder of every POST's exact bytes and header fields. */
+export async function serveRecordingExample(): Promise<Served & { readonly received: ReceivedAct[] }> {
+  const store = new SqlitePageStore(new DatabaseSync(":memory:"));
+  const example = createExampleApp(() => store);
+  const received: ReceivedAct[] = [];
+  const app = new Hono();
+  app.all("*", async (c) => {
+    if (c.req.method !== "POST") return example.fetch(c.req.raw);
+    const bytes = new Uint8Array(await c.req.raw.arrayBuffer());
+    received.push({ path: new URL(c.req.url).pathname, headers: Object.fromEntries(c.req.raw.headers), bytes });
+    return example.fetch(new Request(c.req.raw.url, { method: "POST", headers: c.req.raw.headers, body: bytes }));
+  });
+  const served = await serveApp(app);
+  return { ...served, received };
+}
+
+/** A request the fake model API received. */
+export interface FakeRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly json: Record<string, unknown>;
+}
+
+/**
+ * A loopback fake of a model API: answers each request with the next of `answers` (a fixture
+ * file from `__fixtures__/` and a status), recording what was asked.
+ */
+export async function startFakeApi(
+  answers: readonly { fixture: string; status?: number }[],
+): Promise<Served & { readonly requests: FakeRequest[] }> {
+  const requests: FakeRequest[] = [];
+  const app = new Hono();
+  app.all("*", async (c) => {
+    const text = await c.req.text();
+    requests.push({
+      method: c.req.method,
+      path: new URL(c.req.url).pathname,
+      headers: Object.fromEntries(c.req.raw.headers),
+      json: text === "" ? {} : JSON.parse(text),
+    });
+    const answer = answers[Math.min(requests.length - 1, answers.length - 1)]!;
+    const body = readFileSync(join(import.meta.dirname, "__fixtures__", answer.fixture), "utf8");
+    return c.body(body, (answer.status ?? 200) as 200, { "content-type": "application/json" });
+  });
+  const served = await serveApp(app);
+  return { ...served, requests };
+}
