@@ -192,6 +192,7 @@ export async function actWithModel(url: string, client: ModelClient, options: Mo
     ...m.filter((message) => message.role === "user" || message.role === "assistant"),
     { role: "user", content: options.prompt },
   ];
+  const base = messages.length;
   const encoder = new TextEncoder();
   const attempts: Attempt[] = [];
   const retries = options.retries ?? 2;
@@ -211,6 +212,8 @@ export async function actWithModel(url: string, client: ModelClient, options: Mo
     attempts.push(attempt);
     options.onAttempt?.(attempt, i);
     if (failure === null) break;
+    // Only the latest failed value and its failure are kept: earlier ones add tokens, not help.
+    messages.length = base;
     messages.push(
       { role: "assistant", content: result.text },
       {
