@@ -29,7 +29,7 @@ const hasWrk = spawnSync("wrk", ["--version"]).error === undefined;
 
 /** The body of a valid act, the example the form itself gives its actors (`m[1].content`). */
 async function validAct(): Promise<string> {
-  const { form } = (await import(new URL("../examples/pages/generated/page.ts", import.meta.url).href)) as {
+  const { form } = (await import(new URL("../examples/pages/generated/page.js", import.meta.url).href)) as {
     form: { arrival: string };
   };
   const arrival = JSON.parse(form.arrival) as { m: { content: string }[] };
@@ -37,7 +37,7 @@ async function validAct(): Promise<string> {
 }
 
 /**
- * Swaps the generated validator of `examples/pages/generated/page.ts` for @cfworker/json-schema's
+ * Swaps the generated validator of `examples/pages/generated/page.js` for @cfworker/json-schema's
  * `Validator`, built from the same `s` when the worker starts: the same address, validated
  * the way an address that compiles its schema at start-up would be.
  */
@@ -218,7 +218,7 @@ const labels: Record<Server, string> = {
 };
 
 async function throughput(): Promise<void> {
-  const { form } = (await import(new URL("../examples/pages/generated/page.ts", import.meta.url).href)) as {
+  const { form } = (await import(new URL("../examples/pages/generated/page.js", import.meta.url).href)) as {
     form: { arrival: string };
   };
   const ours = await bundle({ entry: "examples/pages/worker.ts" });

@@ -8,7 +8,7 @@
  * ```ts
  * import { Hono } from "hono";
  * import { address } from "gpt-address";
- * import { form } from "./generated/page.ts"; // built from forms/page.json by `npm run build`
+ * import { form } from "./generated/page.js"; // built from forms/page.json by `npm run build`
  *
  * const app = new Hono();
  * app.route("/page", address({ form, act: (page) => ({ title: page.title }) }));
@@ -19,12 +19,28 @@
 export {
   type ActContext,
   type AddressOptions,
+  type Arrival,
+  type ArrivalOptions,
   address,
   type CompiledForm,
   DEFAULT_CACHE_CONTROL,
   DEFAULT_MAX_BYTES,
+  encodeConsequence,
+  type HeaderList,
+  parseAct,
+  prepareArrival,
+  type Refusal,
   type Rejection,
   type RejectionCode,
+  receiveAct,
+  type Verification,
+  type VerificationLimitOptions,
+  type VerificationLimits,
+  type Verified,
+  validateAct,
+  verificationLimits,
+  verifyAct,
+  verifyBytes,
 } from "./address/index.ts";
 export {
   BodyReadError,

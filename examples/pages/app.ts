@@ -11,8 +11,8 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { address } from "../../src/address/address.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
-import { forms } from "./generated/forms.ts";
-import { form } from "./generated/page.ts";
+import { forms } from "./generated/forms.js";
+import { form } from "./generated/page.js";
 import { PAGE_CONTENT_SECURITY_POLICY, renderPage } from "./render.ts";
 import type { PageStore } from "./store.ts";
 

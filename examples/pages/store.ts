@@ -15,7 +15,8 @@ export interface PageStore {
 }
 
 /**
- * Keeps pages in a `Map` for the life of the isolate or process: for tests only, since
+ * Keeps pages in a `Map` for the life of the isolate or process: for tests, and for an entry
+ * whose real store is not configured (the Vercel entry without its Upstash variables), since
  * nothing survives a restart and serverless instances do not share it.
  */
 export class MemoryPageStore implements PageStore {

@@ -1,20 +1,20 @@
 /**
  * Vercel Edge entry: a Web-standard handler plus the `config` that selects the edge runtime.
  * Pages go to a Redis REST service (Upstash) named by `UPSTASH_REDIS_REST_URL` and
- * `UPSTASH_REDIS_REST_TOKEN`, which Vercel exposes on `process.env`. Re-export it from
+ * `UPSTASH_REDIS_REST_TOKEN`, which Vercel exposes on `process.env`; without them, to memory,
+ * and the start-up log says so (`upstashOrMemory`). Re-export it from
  * `api/[[...path]].ts` to deploy (docs/deploy.md); `npm run serve:vercel` runs it locally
  * in the `edge-runtime` package.
  *
  * @module
  */
 import { createExampleApp } from "./app.ts";
-import { UpstashPageStore } from "./stores/upstash.ts";
+import { upstashOrMemory } from "./stores/upstash.ts";
 
 const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
-const store = new UpstashPageStore({
-  url: env.UPSTASH_REDIS_REST_URL ?? "",
-  token: env.UPSTASH_REDIS_REST_TOKEN ?? "",
-});
+const { store, upstash, message } = upstashOrMemory(env);
+// Said once, at start-up (each cold start on Vercel): where the pages go, and why.
+(upstash ? console.info : console.warn)(`gpt-address example: ${message}`);
 const app = createExampleApp(() => store);
 
 /** Selects Vercel's edge runtime for this function. */

@@ -6,15 +6,14 @@
 
 import type { Context, Env } from "hono";
 import { Hono } from "hono";
-import { BodyReadError } from "../body/body-read-error.ts";
-import { ContentTooLargeError } from "../body/content-too-large-error.ts";
-import { readBody } from "../body/read-body.ts";
-import { JsonSyntaxError } from "../json/json-syntax-error.ts";
-import { DEFAULT_MAX_DEPTH, parseJson } from "../json/parse.ts";
-import { matchesIfNoneMatch } from "./conditional.ts";
+import { encodeConsequence } from "./act.ts";
+import { type HeaderList, prepareArrival } from "./arrival.ts";
 import type { CompiledForm } from "./form.ts";
-import { prefersHtml } from "./negotiate.ts";
 import { problemStatus, type Rejection, type RejectionCode } from "./rejection.ts";
+import { verificationLimits, verifyAct } from "./verification.ts";
+
+export { DEFAULT_CACHE_CONTROL } from "./arrival.ts";
+export { DEFAULT_MAX_BYTES } from "./verification.ts";
 
 /** What an act handler receives besides the value. */
 export interface ActContext<E extends Env = Env> {
@@ -29,7 +28,7 @@ export interface ActContext<E extends Env = Env> {
 
 /** Options of {@link address}. */
 export interface AddressOptions<Act, E extends Env = Env> {
-  /** The form, as built from `forms/<name>.json` (`import { form } from "./generated/<name>.ts"`). */
+  /** The form, as built from `forms/<name>.json` (`import { form } from "./generated/<name>.js"`). */
   readonly form: CompiledForm<Act>;
   /**
    * Performs a valid act. Runs only after the body was read, parsed strictly and validated
@@ -66,26 +65,7 @@ export interface AddressOptions<Act, E extends Env = Env> {
   readonly development?: boolean;
 }
 
-/** The default `maxBytes` of an address: 1 MiB. */
-export const DEFAULT_MAX_BYTES = 1_048_576;
-
-/**
- * The default `Cache-Control` of the JSON form: any cache may keep it for 5 minutes and serve
- * it stale for an hour while revalidating (RFC 5861), so a changed form reaches actors within
- * about an hour at worst.
- */
-export const DEFAULT_CACHE_CONTROL = "public, max-age=300, stale-while-revalidate=3600";
-
-/** `Cache-Control` of the HTML page for people: not for shared caches, which may ignore `Vary`. */
-const PAGE_CACHE_CONTROL = "private, max-age=300";
-
-/** The page's policy as a response field too (`frame-ancestors` only works as a field). */
-const PAGE_CONTENT_SECURITY_POLICY =
-  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
 const ALLOW = "GET, HEAD, POST, OPTIONS";
-
-type HeaderList = [string, string][];
 
 /**
  * Creates the Hono app of one GPT address, to be mounted on its path.
@@ -101,7 +81,9 @@ type HeaderList = [string, string][];
  *   with no body and no hint (R2) and reported to `onReject`.
  * - OPTIONS answers the CORS preflight; any other method gets 405 with `Allow`.
  *
- * Nothing depends on cookies or on earlier requests (A5).
+ * Nothing depends on cookies or on earlier requests (A5). The arrival is precomputed by
+ * {@link prepareArrival} and every act is verified by {@link verifyAct}, the same core any
+ * other door uses; this function only wires them to Hono.
  *
  * @param options - {@link AddressOptions}.
  * @returns a Hono app answering at its root path `/`.
@@ -112,7 +94,7 @@ type HeaderList = [string, string][];
  * ```ts
  * import { Hono } from "hono";
  * import { address } from "gpt-address";
- * import { form } from "./generated/page.ts";
+ * import { form } from "./generated/page.js";
  *
  * const app = new Hono();
  * app.route("/page", address({ form, act: (page) => ({ title: page.title }) }));
@@ -120,36 +102,11 @@ type HeaderList = [string, string][];
  * ```
  */
 export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E>): Hono<E> {
-  const { form, act, onReject, gptType, development = false } = options;
-  const maxBytes = limit("maxBytes", options.maxBytes ?? DEFAULT_MAX_BYTES);
-  const maxDepth = limit("maxDepth", options.maxDepth ?? form.maxDepth ?? DEFAULT_MAX_DEPTH);
-  const cacheControl = options.cacheControl ?? DEFAULT_CACHE_CONTROL;
-
+  const { form, act, onReject, gptType, cacheControl, development = false } = options;
+  // Development mode (X3) names the line and column of a syntax error, at the cost of a pass over the body.
+  const limits = { ...verificationLimits(form, options), lineColumn: development };
   // Precomputed once: GET does header matching and nothing else (S4).
-  const encoder = new TextEncoder();
-  const arrivalBytes = encoder.encode(form.arrival);
-  const pageBytes = encoder.encode(form.page);
-  const common: HeaderList = [
-    ["Vary", "Accept"],
-    ["Access-Control-Allow-Origin", "*"],
-    ["Access-Control-Expose-Headers", gptType === undefined ? "ETag" : "ETag, GPT-Type"],
-    ...(gptType === undefined ? [] : [["GPT-Type", gptType] as [string, string]]),
-  ];
-  const arrivalNotModified: HeaderList = [["ETag", form.etag], ["Cache-Control", cacheControl], ...common];
-  const arrivalHeaders: HeaderList = [
-    ["Content-Type", "application/json"],
-    ["X-Content-Type-Options", "nosniff"],
-    ...arrivalNotModified,
-  ];
-  const pageNotModified: HeaderList = [["ETag", form.pageEtag], ["Cache-Control", PAGE_CACHE_CONTROL], ...common];
-  const pageHeaders: HeaderList = [
-    ["Content-Type", "text/html; charset=utf-8"],
-    ["Content-Security-Policy", PAGE_CONTENT_SECURITY_POLICY],
-    ["X-Content-Type-Options", "nosniff"],
-    ...pageNotModified,
-  ];
-  const arrivalHeadHeaders: HeaderList = [...arrivalHeaders, ["Content-Length", String(arrivalBytes.byteLength)]];
-  const pageHeadHeaders: HeaderList = [...pageHeaders, ["Content-Length", String(pageBytes.byteLength)]];
+  const arrival = prepareArrival(form, { gptType, cacheControl });
   const preflightHeaders: HeaderList = [
     ["Allow", ALLOW],
     ["Access-Control-Allow-Origin", "*"],
@@ -169,29 +126,6 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     ["Cache-Control", "no-store"],
     ["Access-Control-Allow-Origin", "*"],
   ];
-
-  // Header lists, never Headers objects shared between responses: @hono/node-server's
-  // Response keeps the Headers object it is given, so a middleware that sets a field on one
-  // answer (`c.res.headers.set`) would set it on every later answer too (A5).
-  const arrivalGet = new Headers(arrivalHeaders);
-  const pageGet = new Headers(pageHeaders);
-
-  function arrive(request: Request): Response {
-    const html = prefersHtml(request.headers.get("accept"));
-    const etag = html ? form.pageEtag : form.etag;
-    if (matchesIfNoneMatch(request.headers.get("if-none-match"), etag)) {
-      return new Response(null, { status: 304, headers: html ? pageNotModified : arrivalNotModified });
-    }
-    if (request.method === "HEAD") {
-      // The length GET would send (RFC 9110 §9.3.2); runtimes otherwise say 0 for a null body.
-      return new Response(null, { status: 200, headers: html ? pageHeadHeaders : arrivalHeadHeaders });
-    }
-    // A fresh copy of Headers built once: cheaper than a list, and never shared between answers.
-    return new Response(html ? pageBytes : arrivalBytes, {
-      status: 200,
-      headers: new Headers(html ? pageGet : arrivalGet),
-    });
-  }
 
   function reject(request: Request, code: RejectionCode, reason: string): Response {
     if (onReject !== undefined) {
@@ -230,43 +164,11 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
 
   async function verify(c: Context<E>): Promise<Response> {
     const request = c.req.raw;
-    // No decompression: a coded body is rejected unread (DESIGN.md §6).
-    const coding = request.headers.get("content-encoding");
-    if (!onlyCodings(coding, "identity")) {
-      void request.body?.cancel().catch(() => {}); // not awaited: see readBody
-      return reject(request, "content-encoding", `Content-Encoding ${JSON.stringify(coding)}`);
-    }
-    // A runtime that passes a transfer coding it did not decode (Node keeps `gzip` of
-    // `gzip, chunked`) would hand over coded bytes; only plain chunking is read.
-    const transfer = request.headers.get("transfer-encoding");
-    if (!onlyCodings(transfer, "chunked")) {
-      void request.body?.cancel().catch(() => {}); // not awaited: see readBody
-      return reject(request, "transfer-encoding", `Transfer-Encoding ${JSON.stringify(transfer)}`);
-    }
-    let bytes: Uint8Array;
-    try {
-      bytes = await readBody(request, { maxBytes });
-    } catch (error) {
-      if (error instanceof ContentTooLargeError || error instanceof BodyReadError) {
-        return reject(request, error.code, error.message);
-      }
-      throw error;
-    }
-    let value: unknown;
-    try {
-      value = parseJson(bytes, { maxDepth });
-    } catch (error) {
-      if (error instanceof JsonSyntaxError) return reject(request, `json-syntax:${error.code}`, error.message);
-      throw error;
-    }
-    if (!form.validate(value)) return reject(request, "schema", form.lastFailure());
+    const outcome = await verifyAct(request, form, limits);
+    if (!outcome.ok) return reject(request, outcome.code, outcome.reason);
     let body: string;
     try {
-      const result = await act(value, { actor: request.headers.get("gpt-actor"), c });
-      // JSON.stringify gives undefined for a function or symbol: not a JSON consequence (R1).
-      const json: string | undefined = JSON.stringify(result === undefined ? null : result);
-      if (json === undefined) throw new TypeError("the act handler returned a value JSON cannot represent");
-      body = json;
+      body = encodeConsequence(await act(outcome.value, { actor: request.headers.get("gpt-actor"), c }));
     } catch (error) {
       return fault("the act handler", error);
     }
@@ -278,7 +180,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     switch (c.req.method) {
       case "GET":
       case "HEAD":
-        return arrive(c.req.raw);
+        return arrival.answer(c.req.raw);
       case "POST":
         return perform(c);
       case "OPTIONS":
@@ -288,25 +190,4 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     }
   });
   return app;
-}
-
-/**
- * Whether a coding list field (`Content-Encoding`, `Transfer-Encoding`: `#coding`, RFC 9110
- * §5.6.1) is absent or names no coding but `only`, case-insensitively. Empty list elements are
- * allowed by the list syntax and name nothing, so an empty field is no coding at all.
- */
-function onlyCodings(field: string | null, only: string): boolean {
-  if (field === null) return true;
-  for (const element of field.split(",")) {
-    const coding = element.trim().toLowerCase();
-    if (coding !== "" && coding !== only) return false;
-  }
-  return true;
-}
-
-function limit(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`address(): ${name} must be a non-negative safe integer, got ${value}`);
-  }
-  return value;
 }

@@ -1,6 +1,6 @@
 /**
- * The build output for one form: what a generated module under `src/generated/` exports as
- * `form`, and what {@link address} serves and checks.
+ * The build output for one form: what the generated module `<name>.js` (built from
+ * `forms/<name>.json`) exports as `form`, and what {@link address} serves and checks.
  *
  * GET and POST are both answered from this one object, built from one file, so the form that
  * is published and the form that is enforced cannot diverge (draft: Verification, req. 3; V3).

@@ -1,14 +1,32 @@
 /**
- * The address: `address()` and the types around it.
+ * The address: `address()` (the HTTP door), and the door-independent core it wires to Hono:
+ * arrival (`prepareArrival`), verification (`verifyAct` and its stages) and the act's
+ * consequence (`encodeConsequence`).
  *
  * @module
  */
+export { encodeConsequence } from "./act.ts";
+export { type ActContext, type AddressOptions, address } from "./address.ts";
 export {
-  type ActContext,
-  type AddressOptions,
-  address,
+  type Arrival,
+  type ArrivalOptions,
   DEFAULT_CACHE_CONTROL,
-  DEFAULT_MAX_BYTES,
-} from "./address.ts";
+  type HeaderList,
+  prepareArrival,
+} from "./arrival.ts";
 export type { CompiledForm } from "./form.ts";
 export type { Rejection, RejectionCode } from "./rejection.ts";
+export {
+  DEFAULT_MAX_BYTES,
+  parseAct,
+  type Refusal,
+  receiveAct,
+  type Verification,
+  type VerificationLimitOptions,
+  type VerificationLimits,
+  type Verified,
+  validateAct,
+  verificationLimits,
+  verifyAct,
+  verifyBytes,
+} from "./verification.ts";

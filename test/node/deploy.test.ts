@@ -82,7 +82,7 @@ describe("one address per worker (docs/deploy.md)", () => {
     writeFileSync(
       join(dir, "feedback.ts"),
       `import { address } from ${JSON.stringify(join(root, "src/address/address.ts"))};
-import { form } from ${JSON.stringify(join(root, "examples/pages/generated/feedback.ts"))};
+import { form } from ${JSON.stringify(join(root, "examples/pages/generated/feedback.js"))};
 export default address({ form, gptType: "feedback", act: (feedback) => ({ received: true, rating: feedback.rating }) });
 `,
     );

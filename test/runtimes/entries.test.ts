@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { root } from "./harness.ts";
 
 /** Every `.ts` file under `dir`, as paths relative to the project root. */
@@ -57,10 +57,21 @@ describe("runtime entries", () => {
   });
 
   it("the Vercel entry selects the edge runtime and answers a Request with a Response", async () => {
-    const entry = (await import("../../examples/pages/vercel.ts")) as {
-      config: unknown;
-      default: (request: Request) => Response | Promise<Response>;
-    };
+    // With no UPSTASH_* variables here, the entry warns once at start-up that pages stay in memory.
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    let warned: unknown[][] = [];
+    const entry = await (async () => {
+      try {
+        return (await import("../../examples/pages/vercel.ts")) as {
+          config: unknown;
+          default: (request: Request) => Response | Promise<Response>;
+        };
+      } finally {
+        warned = warn.mock.calls.map((call) => [...call]);
+        warn.mockRestore();
+      }
+    })();
+    expect(warned).toEqual([[expect.stringMatching(/^gpt-address example: pages are kept in memory/)]]);
     expect(entry.config).toEqual({ runtime: "edge" });
     const response = await entry.default(new Request("https://example.vercel.app/page"));
     expect(response.status).toBe(200);

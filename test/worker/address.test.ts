@@ -4,9 +4,17 @@
  */
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
-import { form } from "../../examples/pages/generated/page.ts";
+import { form } from "../../examples/pages/generated/page.js";
 import { invalid, valid } from "./fixtures.ts";
-import { encode, expectAccepted, expectRejected, fields, harness } from "./harness.ts";
+import {
+  capturingErrors,
+  encode,
+  expectAccepted,
+  expectLoggedFaults,
+  expectRejected,
+  fields,
+  harness,
+} from "./harness.ts";
 
 const releaseNotes = valid["valid-release-notes.json"];
 const recipe = valid["valid-recipe.json"];
@@ -583,14 +591,19 @@ describe("V4 nothing is accepted that the validator did not check", () => {
         }) as unknown as typeof form.validate,
       },
     });
-    const response = await h.post(recipe);
-    expect(response.status).toBe(500);
-    expect(await response.text()).toBe("");
+    const logged = await capturingErrors(async () => {
+      const response = await h.post(recipe);
+      expect(response.status).toBe(500);
+      expect(await response.text()).toBe("");
+    });
     expect(h.acts).toEqual([]);
     expect(h.rejections).toEqual([]);
-    // Control: the same address with the real validator acts.
+    expectLoggedFaults(logged, [['gpt-address: verification of the address "page" threw', "unimplemented keyword"]]);
+    // Control: the same address with the real validator acts, and logs nothing.
     const control = harness();
-    await expectAccepted(control, await control.post(recipe));
+    expect(await capturingErrors(async () => void (await expectAccepted(control, await control.post(recipe))))).toEqual(
+      [],
+    );
   });
 });
 
@@ -623,9 +636,14 @@ describe("R1 success", () => {
       })(),
     ]) {
       const h = harness({ act: () => result });
-      const response = await h.post(recipe);
-      expect(response.status).toBe(500);
-      expect(await response.text()).toBe("");
+      const logged = await capturingErrors(async () => {
+        const response = await h.post(recipe);
+        expect(response.status).toBe(500);
+        expect(await response.text()).toBe("");
+      });
+      expect(logged).toHaveLength(1);
+      expect(logged[0]![0]).toBe('gpt-address: the act handler of the address "page" threw');
+      expect(logged[0]![1]).toBeInstanceOf(TypeError);
     }
   });
 
@@ -635,10 +653,13 @@ describe("R1 success", () => {
         throw new Error("store unavailable");
       },
     });
-    const response = await h.post(recipe);
-    expect(response.status).toBe(500);
-    expect(await response.text()).toBe("");
+    const logged = await capturingErrors(async () => {
+      const response = await h.post(recipe);
+      expect(response.status).toBe(500);
+      expect(await response.text()).toBe("");
+    });
     expect(h.rejections).toEqual([]);
+    expectLoggedFaults(logged, [['gpt-address: the act handler of the address "page" threw', "store unavailable"]]);
   });
 });
 
@@ -694,8 +715,11 @@ describe("R2 failure says nothing", () => {
         throw new Error("logger down");
       },
     });
-    const response = await h.post("{}");
-    expect(response.status).toBe(204);
+    const logged = await capturingErrors(async () => {
+      const response = await h.post("{}");
+      expect(response.status).toBe(204);
+    });
+    expectLoggedFaults(logged, [['gpt-address: onReject of the address "page" threw', "logger down"]]);
   });
 
   it("X3 development mode answers a problem report naming the reason; an accepted act is unchanged", async () => {
@@ -710,6 +734,23 @@ describe("R2 failure says nothing", () => {
     const tooLarge = await harness({ development: true, maxBytes: 10 }).post(recipe);
     expect(tooLarge.status).toBe(413);
     expect(((await tooLarge.json()) as { code: string }).code).toBe("content-too-large");
+  });
+
+  it("X3 development mode names the line and column of a JSON syntax error, with the byte offset once", async () => {
+    const h = harness({ development: true });
+    const response = await h.post('{\n  "title": "a",\n  "title": "b"\n}');
+    expect(response.status).toBe(400);
+    const problem = (await response.json()) as Record<string, unknown>;
+    expect(problem).toMatchObject({ code: "json-syntax:duplicate-name" });
+    expect(problem.detail).toBe("duplicate member name at line 3, column 3 (byte 20)");
+    // Control: off development mode, the log keeps the plain message (no pass over the body).
+    const plain = harness();
+    const rejection = await expectRejected(
+      plain,
+      await plain.post('{\n  "title": "a",\n  "title": "b"\n}'),
+      "json-syntax:duplicate-name",
+    );
+    expect(rejection.reason).toBe("duplicate member name at byte 20");
   });
 
   it("X3 development mode is off by default", async () => {

@@ -4,7 +4,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { form } from "../../examples/pages/generated/page.ts";
+import { form } from "../../examples/pages/generated/page.js";
 import { invalid, valid } from "./fixtures.ts";
 
 const BASE = "https://pages.example";

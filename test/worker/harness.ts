@@ -3,8 +3,8 @@
  * recording every act and every rejection.
  */
 import { Hono } from "hono";
-import { expect } from "vitest";
-import { form as pageForm } from "../../examples/pages/generated/page.ts";
+import { expect, vi } from "vitest";
+import { form as pageForm } from "../../examples/pages/generated/page.js";
 import { type AddressOptions, address } from "../../src/address/address.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
 import type { Rejection } from "../../src/address/rejection.ts";
@@ -82,3 +82,28 @@ export function fields(response: Response): [string, string][] {
 }
 
 export const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** One `console.error` call: its arguments, as logged. */
+export type LoggedError = readonly unknown[];
+
+/**
+ * Runs `body` with `console.error` captured instead of printed, and returns the calls it made,
+ * so that a test expecting a server fault asserts what was logged (message and error) rather
+ * than letting a stack trace reach the test output.
+ */
+export async function capturingErrors(body: () => Promise<void>): Promise<LoggedError[]> {
+  const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+  try {
+    await body();
+    return spy.mock.calls.map((call) => [...call]);
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/** Asserts that `logged` is exactly one fault per entry of `expected`: `[message, error message]`. */
+export function expectLoggedFaults(logged: LoggedError[], expected: readonly (readonly [string, string])[]): void {
+  expect(logged.map(([message, error]) => [message, error instanceof Error ? error.message : error])).toEqual(
+    expected.map(([message, error]) => [message, error]),
+  );
+}

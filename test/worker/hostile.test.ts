@@ -8,8 +8,8 @@
 import { exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { form as feedbackForm } from "../../examples/pages/generated/feedback.ts";
-import { form } from "../../examples/pages/generated/page.ts";
+import { form as feedbackForm } from "../../examples/pages/generated/feedback.js";
+import { form } from "../../examples/pages/generated/page.js";
 import type { CompiledForm } from "../../src/address/form.ts";
 import { encode, expectAccepted, expectRejected, fields, harness } from "./harness.ts";
 

@@ -9,7 +9,7 @@
  * @see https://upstash.com/docs/redis/features/restapi
  * @module
  */
-import type { PageStore } from "../store.ts";
+import { MemoryPageStore, type PageStore } from "../store.ts";
 
 /** Where the service is and how to reach it. */
 export interface UpstashOptions {
@@ -67,5 +67,54 @@ export class UpstashPageStore implements PageStore {
       throw new Error(`Redis REST ${command[0]} failed with HTTP ${response.status}`);
     }
     return answer.result;
+  }
+}
+
+/** The two variables that name the Upstash service, as Vercel and Upstash spell them. */
+export const UPSTASH_VARIABLES = ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"] as const;
+
+/** The store an entry chose from its environment, and a line saying which, for its start-up log. */
+export interface ChosenStore {
+  readonly store: PageStore;
+  /** `true` when pages go to Upstash; `false` when they are kept in memory. */
+  readonly upstash: boolean;
+  /** One line for the start-up log, naming the variables that are missing or wrong. */
+  readonly message: string;
+}
+
+/**
+ * Chooses the page store from `env` (Vercel's `process.env`): an {@link UpstashPageStore}
+ * when `UPSTASH_REDIS_REST_URL` is an `http:`/`https:` URL and `UPSTASH_REDIS_REST_TOKEN`
+ * is set (non-empty); otherwise a {@link MemoryPageStore}, so that an unconfigured entry
+ * still publishes (pages then last as long as the instance, and each serverless instance has
+ * its own), and the message says which variable is missing or wrong. It never throws: no act
+ * is answered with a 5xx because of configuration.
+ */
+export function upstashOrMemory(env: Readonly<Record<string, string | undefined>>): ChosenStore {
+  const url = env.UPSTASH_REDIS_REST_URL ?? "";
+  const token = env.UPSTASH_REDIS_REST_TOKEN ?? "";
+  const problems: string[] = [];
+  if (url === "") problems.push("UPSTASH_REDIS_REST_URL is not set");
+  else if (!isHttpUrl(url)) problems.push("UPSTASH_REDIS_REST_URL is not an http(s) URL");
+  if (token === "") problems.push("UPSTASH_REDIS_REST_TOKEN is not set");
+  if (problems.length === 0) {
+    return {
+      store: new UpstashPageStore({ url, token }),
+      upstash: true,
+      message: `pages are stored in Upstash Redis at ${new URL(url).origin}`,
+    };
+  }
+  return {
+    store: new MemoryPageStore(),
+    upstash: false,
+    message: `pages are kept in memory, lost on restart and not shared between instances: ${problems.join(", ")} (set both ${UPSTASH_VARIABLES.join(" and ")} to store them in Upstash Redis)`,
+  };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(text).protocol);
+  } catch {
+    return false;
   }
 }

@@ -1,0 +1,245 @@
+/**
+ * Verification: the door-independent path every act takes before it is acted on (draft: The
+ * Act, Verification; V1–V4). Bytes are read under a size limit, parsed by the strict parser,
+ * and validated by the form's generated validator; only a value that passed all three is ever
+ * handed to an act.
+ *
+ * Each stage returns an outcome instead of throwing for bad input, so every door (the HTTP
+ * door of `address()`, the MCP door) maps the same {@link Refusal} to its own wire answer.
+ * Only an unexpected fault (a bug in a stage) throws; a door must then fail closed without
+ * acting.
+ *
+ * ```text
+ * Request ──receiveAct──▶ bytes ──parseAct──▶ value ──validateAct──▶ Act
+ *         └──────────────── verifyAct (all three) ────────────────────┘
+ *                          └─────── verifyBytes (parse + validate) ───┘
+ * ```
+ *
+ * @module
+ */
+
+import { BodyReadError } from "../body/body-read-error.ts";
+import { ContentTooLargeError } from "../body/content-too-large-error.ts";
+import { readBody } from "../body/read-body.ts";
+import { JsonSyntaxError } from "../json/json-syntax-error.ts";
+import { DEFAULT_MAX_DEPTH, parseJson } from "../json/parse.ts";
+import type { CompiledForm } from "./form.ts";
+import type { RejectionCode } from "./rejection.ts";
+
+/** The default `maxBytes` of an act: 1 MiB (1,048,576 bytes). */
+export const DEFAULT_MAX_BYTES = 1_048_576;
+
+/** The bounds verification enforces, resolved by {@link verificationLimits}. */
+export interface VerificationLimits {
+  /** The largest body read, in bytes (V1); a non-negative safe integer. */
+  readonly maxBytes: number;
+  /** The most arrays and objects the value may nest, counting the root (V2). */
+  readonly maxDepth: number;
+  /**
+   * When true, a syntax refusal's `reason` names the line and column as well as the byte
+   * offset. It costs a pass over the body, so only development mode (X3) asks for it.
+   */
+  readonly lineColumn?: boolean;
+}
+
+/** A stage that passed, with what it produced. */
+export interface Verified<T> {
+  readonly ok: true;
+  readonly value: T;
+}
+
+/** A stage that refused its input: the act is rejected and nothing is acted on (R2). */
+export interface Refusal {
+  readonly ok: false;
+  /** The stage and reason, stable and safe to count in metrics ({@link RejectionCode}). */
+  readonly code: RejectionCode;
+  /** Details for logs (an error message, or the failing keyword's pointer); never for actors. */
+  readonly reason: string;
+  /**
+   * For `schema`: the JSON Pointer, into the form `s`, of the keyword that failed (its
+   * `keywordLocation`, such as `/properties/title/maxLength`). Absent for other codes.
+   */
+  readonly pointer?: string;
+}
+
+/** The outcome of a verification stage. */
+export type Verification<T> = Verified<T> | Refusal;
+
+/** Options {@link verificationLimits} resolves; both optional. */
+export interface VerificationLimitOptions {
+  /** The largest body accepted, in bytes. Default {@link DEFAULT_MAX_BYTES}. */
+  readonly maxBytes?: number;
+  /**
+   * The most arrays and objects a value may nest (counting the root). Default: the form's own
+   * bound (`form.maxDepth`), or {@link DEFAULT_MAX_DEPTH} when the form admits unbounded nesting.
+   */
+  readonly maxDepth?: number;
+}
+
+/**
+ * Resolves the limits of one form's verification from options and the form's own bound.
+ *
+ * @param form - the compiled form (its `maxDepth` is the default depth).
+ * @param options - {@link VerificationLimitOptions}.
+ * @param who - the caller named in the error message (`"address()"`, `"mcp()"`).
+ * @returns the resolved {@link VerificationLimits}.
+ * @throws {RangeError} when `maxBytes` or `maxDepth` is not a non-negative safe integer.
+ */
+export function verificationLimits(
+  form: Pick<CompiledForm, "maxDepth">,
+  options: VerificationLimitOptions = {},
+  who = "address()",
+): VerificationLimits {
+  return {
+    maxBytes: limit(who, "maxBytes", options.maxBytes ?? DEFAULT_MAX_BYTES),
+    maxDepth: limit(who, "maxDepth", options.maxDepth ?? form.maxDepth ?? DEFAULT_MAX_DEPTH),
+  };
+}
+
+/**
+ * Stage 1, the reader (V1): the request's body as bytes, never more than `limits.maxBytes`.
+ *
+ * A coded body (`Content-Encoding` other than `identity`) is refused unread, since nothing is
+ * decompressed (DESIGN.md §6); so is a transfer coding other than `chunked` a runtime passed
+ * on undecoded (Node keeps `gzip` of `gzip, chunked`). Whatever the `Content-Type` says, the
+ * bytes are read; judging the media type is a door's business. The body is consumed or
+ * cancelled in every case.
+ *
+ * @param request - the request whose body is read.
+ * @param limits - only `maxBytes` is used.
+ * @returns the bytes, or a {@link Refusal} coded `content-encoding`, `transfer-encoding`,
+ *   `content-too-large`, or a `BodyReadError` code.
+ * @throws {RangeError} when `limits.maxBytes` is invalid (a programming error).
+ * @see ../body/read-body.ts
+ */
+export async function receiveAct(
+  request: Request,
+  limits: Pick<VerificationLimits, "maxBytes">,
+): Promise<Verification<Uint8Array>> {
+  const coding = request.headers.get("content-encoding");
+  if (!onlyCodings(coding, "identity")) {
+    void request.body?.cancel().catch(() => {}); // not awaited: see readBody
+    return refuse("content-encoding", `Content-Encoding ${JSON.stringify(coding)}`);
+  }
+  const transfer = request.headers.get("transfer-encoding");
+  if (!onlyCodings(transfer, "chunked")) {
+    void request.body?.cancel().catch(() => {}); // not awaited: see readBody
+    return refuse("transfer-encoding", `Transfer-Encoding ${JSON.stringify(transfer)}`);
+  }
+  try {
+    return { ok: true, value: await readBody(request, { maxBytes: limits.maxBytes }) };
+  } catch (error) {
+    if (error instanceof ContentTooLargeError || error instanceof BodyReadError) {
+      return refuse(error.code, error.message);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Stage 2, the strict parser (V2): UTF-8 JSON bytes to a value, refusing duplicate names,
+ * trailing bytes, lone surrogates, nesting deeper than `limits.maxDepth` and everything else
+ * `parseJson` refuses.
+ *
+ * @param bytes - the bytes read.
+ * @param limits - only `maxDepth` is used.
+ * @returns the value, or a {@link Refusal} coded `json-syntax:<JsonSyntaxError code>`.
+ * @see ../json/parse.ts
+ */
+export function parseAct(
+  bytes: Uint8Array,
+  limits: Pick<VerificationLimits, "maxDepth" | "lineColumn">,
+): Verification<unknown> {
+  try {
+    return { ok: true, value: parseJson(bytes, { maxDepth: limits.maxDepth }) };
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) {
+      return refuse(`json-syntax:${error.code}`, limits.lineColumn === true ? error.messageIn(bytes) : error.message);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Stage 3, the generated validator (V3, V4): whether `value` is valid against the very form
+ * the arrival publishes.
+ *
+ * @param value - a parsed value.
+ * @param form - the compiled form.
+ * @returns the value typed as the act, or a {@link Refusal} coded `schema` whose `pointer` and
+ *   `reason` are the failing keyword's location in `s`.
+ */
+export function validateAct<Act>(value: unknown, form: CompiledForm<Act>): Verification<Act> {
+  if (form.validate(value)) return { ok: true, value };
+  const pointer = form.lastFailure();
+  return { ok: false, code: "schema", reason: pointer, pointer };
+}
+
+/**
+ * Stages 2 and 3: bytes already read (and already within `maxBytes`) to a valid act.
+ *
+ * @param bytes - the act's bytes.
+ * @param form - the compiled form.
+ * @param limits - only `maxDepth` is used.
+ * @returns the valid act, or the first stage's {@link Refusal}.
+ */
+export function verifyBytes<Act>(
+  bytes: Uint8Array,
+  form: CompiledForm<Act>,
+  limits: Pick<VerificationLimits, "maxDepth" | "lineColumn">,
+): Verification<Act> {
+  const parsed = parseAct(bytes, limits);
+  return parsed.ok ? validateAct(parsed.value, form) : parsed;
+}
+
+/**
+ * The whole verification of an act carried by a request: reader, strict parser, generated
+ * validator, in that order, each stage only on what the previous one passed.
+ *
+ * @param request - the request carrying the act; its body is consumed.
+ * @param form - the compiled form.
+ * @param limits - {@link VerificationLimits}, from {@link verificationLimits}.
+ * @returns the valid act, or the first stage's {@link Refusal}.
+ * @throws only on an unexpected fault inside a stage (never for bad input): the caller must
+ *   then answer without acting.
+ * @example
+ * ```ts
+ * const limits = verificationLimits(form);
+ * const outcome = await verifyAct(request, form, limits);
+ * if (outcome.ok) await act(outcome.value);
+ * else console.log(outcome.code, outcome.reason);
+ * ```
+ */
+export async function verifyAct<Act>(
+  request: Request,
+  form: CompiledForm<Act>,
+  limits: VerificationLimits,
+): Promise<Verification<Act>> {
+  const received = await receiveAct(request, limits);
+  return received.ok ? verifyBytes(received.value, form, limits) : received;
+}
+
+function refuse(code: RejectionCode, reason: string): Refusal {
+  return { ok: false, code, reason };
+}
+
+/**
+ * Whether a coding list field (`Content-Encoding`, `Transfer-Encoding`: `#coding`, RFC 9110
+ * §5.6.1) is absent or names no coding but `only`, case-insensitively. Empty list elements are
+ * allowed by the list syntax and name nothing, so an empty field is no coding at all.
+ */
+function onlyCodings(field: string | null, only: string): boolean {
+  if (field === null) return true;
+  for (const element of field.split(",")) {
+    const coding = element.trim().toLowerCase();
+    if (coding !== "" && coding !== only) return false;
+  }
+  return true;
+}
+
+function limit(who: string, name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`${who}: ${name} must be a non-negative safe integer, got ${value}`);
+  }
+  return value;
+}

@@ -1,0 +1,175 @@
+/**
+ * The TypeScript type of an act: the declarations json-schema-to-typescript generates for a
+ * form, with the root type always named `Act`.
+ *
+ * json-schema-to-typescript resolves references with its own resolver, which knows neither
+ * `$anchor` nor an embedded `$id`, and it names types after `title` and `$id`. So it is given
+ * a copy of the form in which every `$ref` is the JSON Pointer of the schema the form
+ * compiler resolved it to ({@link FormDocument}), and from which `$id`, `$anchor`, `$schema`
+ * and the root `title` are gone. What it still cannot type becomes `unknown`: a wider type,
+ * never a build crash nor a module that does not compile.
+ *
+ * @module
+ */
+import { compile as compileType } from "json-schema-to-typescript";
+import { FormDocument, isSchemaObject } from "./document.ts";
+import { childPointer, parsePointer } from "./pointer.ts";
+import { keywordOf } from "./vocabulary.ts";
+
+/** The generated declarations of one form. */
+export interface ActType {
+  /** TypeScript declarations (`export interface Act …`, `export type …`), valid in a `.d.ts`. */
+  readonly declarations: string;
+  /**
+   * Why the type is `unknown` rather than generated from the form, or `null` when it was
+   * generated. The validator is exact either way: only the static type is wider.
+   */
+  readonly fallback: string | null;
+}
+
+/** The root type's name, whatever the form's `title` or `$id` (README: "Build"). */
+export const ACT_TYPE_NAME = "Act";
+
+/**
+ * Keywords that name, locate or hold schemas for reference only, or annotate with values
+ * (which the generator's resolver would search for `$ref`s): nothing to the type.
+ */
+const omitted = new Set(["$id", "$anchor", "$schema", "$defs", "$comment", "default", "examples"]);
+
+/** Does a JSON value hold, at any depth, an object with a `$ref` member? */
+function holdsReference(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsReference);
+  if (!isSchemaObject(value)) return false;
+  return Object.hasOwn(value, "$ref") || Object.values(value).some(holdsReference);
+}
+
+/**
+ * The declarations of the type of a valid act of `schema`, whose root type is `Act`.
+ *
+ * @param schema - a form that {@link compileForm} accepts (the document walk must succeed).
+ * @throws {FormError} only when `schema` is not a form `compileForm` accepts.
+ */
+export async function generateActType(schema: unknown): Promise<ActType> {
+  // Boolean forms have exact types the generator does not produce.
+  if (schema === true) return exact("unknown", "Any JSON value (the form is `true`).");
+  if (schema === false) return exact("never", "No value is an act (the form is `false`).");
+  const document = new FormDocument(schema);
+  const input = new TypableCopy(document).root();
+  let generated: string;
+  try {
+    generated = await compileType(input as Parameters<typeof compileType>[0], ACT_TYPE_NAME, {
+      bannerComment: "",
+      additionalProperties: false,
+      declareExternallyReferenced: true,
+      ignoreMinAndMaxItems: true,
+      format: true,
+      unknownAny: true,
+      $refOptions: { resolve: { external: false } },
+    });
+  } catch (error) {
+    return fallback(`json-schema-to-typescript failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const declarations = generated.trim();
+  // A form that admits any value gives no declaration at all.
+  if (declarations === "") return exact("unknown", "Any JSON value.");
+  if (!new RegExp(`^export (?:interface|type) ${ACT_TYPE_NAME}\\b`, "m").test(declarations)) {
+    return fallback(`json-schema-to-typescript named the root type other than ${ACT_TYPE_NAME}`);
+  }
+  return { declarations, fallback: null };
+}
+
+function exact(type: string, comment: string): ActType {
+  return { declarations: `/** ${comment} */\nexport type ${ACT_TYPE_NAME} = ${type};`, fallback: null };
+}
+
+function fallback(reason: string): ActType {
+  const comment = reason.replaceAll("*/", "* /").replace(/\s+/g, " ");
+  return {
+    declarations: `/** Any JSON value: the form's type could not be generated (${comment}). */\nexport type ${ACT_TYPE_NAME} = unknown;`,
+    fallback: reason,
+  };
+}
+
+/**
+ * A copy of the form for the type generator, in which every `$ref` points into one root
+ * `$defs` holding a copy of each referenced schema (named after the last token of its
+ * pointer), or at `#` for the root. `$id`, `$anchor`, `$schema`, every `$defs` of the form and
+ * the root `title` are left out. Subschemas are found through the vocabulary: one walk rule
+ * for the compiler and for this copy.
+ */
+class TypableCopy {
+  readonly #document: FormDocument;
+  /** Referenced schema pointer → its name in the root `$defs`. */
+  readonly #names = new Map<string, string>();
+  readonly #pending: string[] = [];
+
+  constructor(document: FormDocument) {
+    this.#document = document;
+  }
+
+  root(): unknown {
+    const root = this.#copy(this.#document.root, "");
+    if (!isSchemaObject(root)) return root;
+    delete root.title;
+    const defs: Array<[string, unknown]> = [];
+    for (let pointer = this.#pending.shift(); pointer !== undefined; pointer = this.#pending.shift()) {
+      defs.push([this.#names.get(pointer) as string, this.#copy(this.#document.node(pointer), pointer)]);
+    }
+    if (defs.length > 0) root.$defs = Object.fromEntries(defs);
+    return root;
+  }
+
+  #reference(target: string): string {
+    if (target === "") return "#";
+    let name = this.#names.get(target);
+    if (name === undefined) {
+      const last = (parsePointer(target) ?? []).at(-1) ?? "";
+      const stem = /^[A-Za-z][A-Za-z0-9_]*$/.test(last) ? last : "ref";
+      const taken = new Set(this.#names.values());
+      name = stem;
+      for (let n = 2; taken.has(name); n++) name = `${stem}${n}`;
+      this.#names.set(target, name);
+      this.#pending.push(target);
+    }
+    return `#/$defs/${name}`;
+  }
+
+  #copy(schema: unknown, pointer: string): unknown {
+    if (!isSchemaObject(schema)) return schema;
+    const literals = Object.hasOwn(schema, "const") ? [schema.const] : (schema.enum as unknown[] | undefined);
+    if (literals?.some(holdsReference)) {
+      // The generator's resolver would take a `$ref` member of a value for a reference: the
+      // type is written here instead (JSON text is a TypeScript literal type), exact since
+      // the value must equal one of the literals.
+      return { tsType: literals.map((literal) => JSON.stringify(literal)).join(" | ") };
+    }
+    const entries: Array<[string, unknown]> = [];
+    for (const [name, value] of Object.entries(schema)) {
+      if (omitted.has(name)) continue;
+      if (name === "$ref") {
+        entries.push([name, this.#reference(this.#document.refTarget(pointer))]);
+        continue;
+      }
+      const subschemas = keywordOf(name)?.subschemas?.(value);
+      if (subschemas === undefined) {
+        entries.push([name, value]);
+        continue;
+      }
+      let copy: unknown = Array.isArray(value) ? [...value] : isSchemaObject(value) ? { ...value } : value;
+      for (const [tokens, sub] of subschemas) {
+        const typed = this.#copy(sub, childPointer(pointer, name, ...tokens));
+        if (tokens.length === 0) copy = typed;
+        else if (Array.isArray(copy)) copy[tokens[0] as number] = typed;
+        else
+          Object.defineProperty(copy, String(tokens[0]), {
+            value: typed,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+      }
+      entries.push([name, copy]);
+    }
+    return Object.fromEntries(entries);
+  }
+}
