@@ -71,6 +71,26 @@ describe("check: black-box conformance of an address", () => {
     expect(broken.acted.length).toBe(failing(report).length);
   });
 
+  it("A1 fails an address that needs an Accept header for its form (406 without it)", async () => {
+    const report = await checkAddress(`${broken.url}/needs-header`);
+    expect(report.ok).toBe(false);
+    expect(report.points[0]).toMatchObject({ id: "arrival", requirement: "A1", outcome: "fail" });
+    expect(report.points[0]!.detail).toContain("406");
+  });
+
+  it("A2 fails an address that serves its form as text/plain; the JSON itself is still read", async () => {
+    const report = await checkAddress(`${broken.url}/text-plain`);
+    expect(failing(report)).toContain("arrival-media-type");
+    expect(outcome(report, "arrival-document")).toBe("pass");
+    expect(report.ok).toBe(false);
+  });
+
+  it("H1 fails an address where GPT-Actor changes the answer (a self-declared admin is let through)", async () => {
+    const report = await checkAddress(`${broken.url}/actor-gate`);
+    expect(failing(report)).toEqual(["gpt-actor"]);
+    expect(report.points.find((p) => p.id === "gpt-actor")!.detail).toContain("GPT-Actor: admin → 200");
+  });
+
   it("A1 fails an address that answers its form with 404, and names the status", async () => {
     const report = await checkAddress(`${example.url}/no-such-address`);
     expect(report.ok).toBe(false);

@@ -63,6 +63,17 @@ export async function serveBrokenAddress(): Promise<BrokenAddress> {
   const acted: unknown[] = [];
   const app = new Hono();
   app.get("/page", (c) => c.json(pageFile));
+  // The same address with one more fault each, for `check`'s other points.
+  app.get("/needs-header", (c) =>
+    c.req.header("accept") === "application/json" ? c.json(pageFile) : c.body("send Accept: application/json", 406),
+  );
+  app.get("/text-plain", (c) => c.text(JSON.stringify(pageFile)));
+  app.get("/actor-gate", (c) => c.json(pageFile));
+  app.post("/actor-gate", async (c) => {
+    // GPT-Actor used as a gate (H1): a self-declared admin skips validation.
+    if (c.req.header("gpt-actor") === "admin") return c.json({ id: "admin" });
+    return c.body(null, 204);
+  });
   app.post("/page", async (c) => {
     let value: unknown;
     try {
