@@ -1,18 +1,29 @@
 /**
  * The TypeScript type of an act: the declarations json-schema-to-typescript generates for a
- * form, with the root type always named `Act`.
+ * form, with the root type always named `Act`, and wide enough for every valid act (so that
+ * `validate(value): value is Act` never narrows a valid value to a type it does not have).
  *
- * json-schema-to-typescript resolves references with its own resolver, which knows neither
- * `$anchor` nor an embedded `$id`, and it names types after `title` and `$id`. So it is given
- * a copy of the form in which every `$ref` is the JSON Pointer of the schema the form
- * compiler resolved it to ({@link FormDocument}), and from which `$id`, `$anchor`, `$schema`
- * and the root `title` are gone. What it still cannot type becomes `unknown`: a wider type,
- * never a build crash nor a module that does not compile.
+ * The generator is given a copy of the form adapted to what it reads:
+ * - every `$ref` is the JSON Pointer of the schema the form compiler resolved it to
+ *   ({@link FormDocument}), hoisted into one root `$defs`, since the generator's resolver
+ *   knows neither `$anchor` nor an embedded `$id`; `$id`, `$anchor`, `$schema`, `$defs` and
+ *   the root `title` are left out, since they would name or rename types;
+ * - a schema without `type`, `enum` or `const` names every JSON type, since a keyword alone
+ *   (`maxLength`) constrains only values of its type while the generator would infer that
+ *   type; a schema of annotations only is `unknown`;
+ * - `prefixItems` leaves the items `unknown` (the generator reads `items` as every item's);
+ *   `patternProperties` without `additionalProperties` leaves other members `unknown`;
+ * - an `enum`/`const` value holding a `$ref` member is typed here (the resolver would follow it).
+ *
+ * What the generator still cannot take becomes `unknown`: a wider type, never a build crash
+ * nor a module that does not compile. The differential build test checks all of this on the
+ * JSON-Schema-Test-Suite (test/node/build/suite-build.test.ts).
  *
  * @module
  */
 import { compile as compileType } from "json-schema-to-typescript";
-import { FormDocument, isSchemaObject } from "./document.ts";
+import { isJsonObject } from "../json/is-json-object.ts";
+import { FormDocument } from "./document.ts";
 import { childPointer, parsePointer } from "./pointer.ts";
 import { keywordOf } from "./vocabulary.ts";
 
@@ -36,10 +47,32 @@ export const ACT_TYPE_NAME = "Act";
  */
 const omitted = new Set(["$id", "$anchor", "$schema", "$defs", "$comment", "default", "examples"]);
 
+/**
+ * Keywords whose type the generator takes exactly from their subschemas, or that are only
+ * annotations: a schema of these alone needs no explicit `type`.
+ */
+const typeNeutral = new Set([
+  "$ref",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "title",
+  "description",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+]);
+
+/** Keywords that annotate and assert nothing (kept: they name types and document them). */
+const annotations = new Set(["title", "description", "deprecated", "readOnly", "writeOnly"]);
+
+/** The six JSON types (RFC 8259 §3); `integer` is a subset of `number`. */
+const jsonTypes = ["null", "boolean", "object", "array", "number", "string"] as const;
+
 /** Does a JSON value hold, at any depth, an object with a `$ref` member? */
 function holdsReference(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(holdsReference);
-  if (!isSchemaObject(value)) return false;
+  if (!isJsonObject(value)) return false;
   return Object.hasOwn(value, "$ref") || Object.values(value).some(holdsReference);
 }
 
@@ -59,7 +92,6 @@ export async function generateActType(schema: unknown): Promise<ActType> {
   try {
     generated = await compileType(input as Parameters<typeof compileType>[0], ACT_TYPE_NAME, {
       bannerComment: "",
-      additionalProperties: false,
       declareExternallyReferenced: true,
       ignoreMinAndMaxItems: true,
       format: true,
@@ -109,7 +141,7 @@ class TypableCopy {
 
   root(): unknown {
     const root = this.#copy(this.#document.root, "");
-    if (!isSchemaObject(root)) return root;
+    if (!isJsonObject(root)) return root;
     delete root.title;
     const defs: Array<[string, unknown]> = [];
     for (let pointer = this.#pending.shift(); pointer !== undefined; pointer = this.#pending.shift()) {
@@ -135,7 +167,7 @@ class TypableCopy {
   }
 
   #copy(schema: unknown, pointer: string): unknown {
-    if (!isSchemaObject(schema)) return schema;
+    if (!isJsonObject(schema)) return schema;
     const literals = Object.hasOwn(schema, "const") ? [schema.const] : (schema.enum as unknown[] | undefined);
     if (literals?.some(holdsReference)) {
       // The generator's resolver would take a `$ref` member of a value for a reference: the
@@ -155,7 +187,7 @@ class TypableCopy {
         entries.push([name, value]);
         continue;
       }
-      let copy: unknown = Array.isArray(value) ? [...value] : isSchemaObject(value) ? { ...value } : value;
+      let copy: unknown = Array.isArray(value) ? [...value] : isJsonObject(value) ? { ...value } : value;
       for (const [tokens, sub] of subschemas) {
         const typed = this.#copy(sub, childPointer(pointer, name, ...tokens));
         if (tokens.length === 0) copy = typed;
@@ -170,6 +202,25 @@ class TypableCopy {
       }
       entries.push([name, copy]);
     }
-    return Object.fromEntries(entries);
+    const copy: Record<string, unknown> = Object.fromEntries(entries);
+    // A schema of annotations only admits every value; the generator would make it an object.
+    if (Object.keys(copy).every((name) => annotations.has(name))) return { ...copy, tsType: "unknown" };
+    // Without type, enum or const, a keyword constrains only values of the type it is about
+    // (maxLength: strings) and every other value is valid; the generator would infer the
+    // type from the keyword instead. Naming every type keeps the generated type wide enough.
+    const typed = ["type", "enum", "const"].some((name) => Object.hasOwn(copy, name));
+    if (!typed && Object.keys(copy).some((name) => !typeNeutral.has(name))) copy.type = [...jsonTypes];
+    // The generator ignores prefixItems and reads items as the schema of every item: the
+    // array's items are left unknown.
+    if (Object.hasOwn(copy, "prefixItems")) {
+      delete copy.prefixItems;
+      delete copy.items;
+    }
+    // A name no pattern matches is free when additionalProperties is absent; the generator
+    // would type it with the patterns' union instead.
+    if (Object.hasOwn(copy, "patternProperties") && !Object.hasOwn(copy, "additionalProperties")) {
+      copy.additionalProperties = true;
+    }
+    return copy;
   }
 }

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { FormDocument, isSchemaObject } from "./document.ts";
+import { isJsonObject } from "../json/is-json-object.ts";
+import { FormDocument } from "./document.ts";
 import { childPointer } from "./pointer.ts";
 
 const scalarTypes = new Set(["null", "boolean", "number", "integer", "string"]);
@@ -41,7 +42,7 @@ class Depth {
   #compute(pointer: string): number {
     const schema = this.#document.node(pointer);
     if (schema === true) return Infinity;
-    if (!isSchemaObject(schema)) return -Infinity;
+    if (!isJsonObject(schema)) return -Infinity;
     const has = (name: string): boolean => Object.hasOwn(schema, name);
     const at = (...tokens: Array<string | number>): number => this.of(childPointer(pointer, ...tokens));
     let depth = this.#own(schema, pointer);

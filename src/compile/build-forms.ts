@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
+import { isJsonObject } from "../json/is-json-object.ts";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { parseJson } from "../json/parse.ts";
 import { ACT_TYPE_NAME, generateActType } from "./act-type.ts";
@@ -204,12 +205,12 @@ interface ArrivalDocument {
 
 /** A2: an object with `p` a string, `m` an array of `{role, content}` strings, `s` an object. */
 function checkArrival(file: string, document: unknown): ArrivalDocument {
-  if (!isObject(document))
+  if (!isJsonObject(document))
     throw new FormFileError(file, "", "an arrival document must be a JSON object {p, m, s} (A2)");
   if (typeof document.p !== "string") throw new FormFileError(file, "/p", "p must be a string (A2)");
   if (!Array.isArray(document.m)) throw new FormFileError(file, "/m", "m must be an array of messages (A2)");
   document.m.forEach((message, index) => {
-    if (!isObject(message) || typeof message.role !== "string" || typeof message.content !== "string") {
+    if (!isJsonObject(message) || typeof message.role !== "string" || typeof message.content !== "string") {
       throw new FormFileError(
         file,
         `/m/${index}`,
@@ -217,12 +218,8 @@ function checkArrival(file: string, document: unknown): ArrivalDocument {
       );
     }
   });
-  if (!isObject(document.s)) throw new FormFileError(file, "/s", "s must be a JSON Schema object (A2, F1)");
+  if (!isJsonObject(document.s)) throw new FormFileError(file, "/s", "s must be a JSON Schema object (A2, F1)");
   return document as ArrivalDocument;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function sha256Hex(bytes: Uint8Array | string): string {

@@ -5,12 +5,14 @@
  *
  * @module
  */
+import { isJsonObject } from "../json/is-json-object.ts";
 import { Body } from "./body.ts";
-import { type FormDocument, isSchemaObject } from "./document.ts";
+import type { FormDocument } from "./document.ts";
 import { formatCheck, formatSources } from "./formats/index.ts";
 import { helperSources } from "./helpers/index.ts";
 import type { Compiler, HelperName, InstanceType } from "./keyword.ts";
-import { parsePointer } from "./pointer.ts";
+import { typeTest } from "./keywords/type-guards.ts";
+import { childPointer, parsePointer } from "./pointer.ts";
 import { type Code, id, js, json } from "./safe-format.ts";
 import { vocabulary } from "./vocabulary.ts";
 
@@ -23,13 +25,6 @@ const groupOf: Readonly<Record<string, InstanceType | null>> = {
   number: "number",
   integer: "number",
   string: "string",
-};
-
-const guards: Readonly<Record<Exclude<InstanceType, "any">, (data: Code) => Code>> = {
-  string: (data) => js`typeof ${data} === "string"`,
-  number: (data) => js`typeof ${data} === "number"`,
-  object: (data) => js`typeof ${data} === "object" && ${data} !== null && !Array.isArray(${data})`,
-  array: (data) => js`Array.isArray(${data})`,
 };
 
 /** Keywords that never constrain anything by themselves. */
@@ -103,7 +98,7 @@ export class ModuleCompiler implements Compiler {
   inline(pointer: string, data: Code, body: Body): void {
     const schema = this.document.node(pointer);
     if (schema === true) return;
-    if (!isSchemaObject(schema)) {
+    if (!isJsonObject(schema)) {
       body.line(this.fail(pointer));
       return;
     }
@@ -130,10 +125,10 @@ export class ModuleCompiler implements Compiler {
         open = undefined;
       }
       if (guarded && open !== group) {
-        body.open(js`if (${guards[group as Exclude<InstanceType, "any">](data)}) {`);
+        body.open(js`if (${typeTest(group as Exclude<InstanceType, "any">, data)}) {`);
         open = group;
       }
-      const at = `${pointer}/${keyword.name.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+      const at = childPointer(pointer, keyword.name);
       keyword.emit({ node: schema, value: schema[keyword.name], at, pointer, data, body, members, compiler: this });
     }
     if (open !== undefined) body.close();
@@ -153,7 +148,7 @@ export class ModuleCompiler implements Compiler {
   test(pointer: string, data: Code): Code {
     const schema = this.document.node(pointer);
     if (typeof schema === "boolean") return js`${schema}`;
-    if (isSchemaObject(schema) && Object.keys(schema).every((name) => name === "$ref" || inert.has(name))) {
+    if (isJsonObject(schema) && Object.keys(schema).every((name) => name === "$ref" || inert.has(name))) {
       if (!Object.hasOwn(schema, "$ref")) return js`true`;
       if (!this.#active.has(pointer)) return this.test(this.document.refTarget(pointer), data);
     }

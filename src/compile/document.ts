@@ -5,17 +5,13 @@
  *
  * @module
  */
+import { isJsonObject } from "../json/is-json-object.ts";
 import { FormError } from "./form-error.ts";
 import { childPointer, parsePointer } from "./pointer.ts";
 import { keywordOf, refusedReason } from "./vocabulary.ts";
 
 /** Base URI of a document with no `$id`. */
 const defaultBase = "gpt-address:///form";
-
-/** Is `value` a schema object (a JSON object, not an array or null)? */
-export function isSchemaObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function stripFragment(url: URL): string {
   const copy = new URL(url.href);
@@ -79,7 +75,7 @@ export class FormDocument {
   /** The schemas applied to the same instance location as the schema at `pointer`. */
   #inPlace(pointer: string): string[] {
     const schema = this.#nodes.get(pointer);
-    if (!isSchemaObject(schema)) return [];
+    if (!isJsonObject(schema)) return [];
     const next: string[] = [];
     const target = this.#refs.get(pointer);
     if (target !== undefined) next.push(target);
@@ -91,7 +87,7 @@ export class FormDocument {
     }
     for (const name of ["not", "if", "then", "else"])
       if (Object.hasOwn(schema, name)) next.push(childPointer(pointer, name));
-    if (isSchemaObject(schema.dependentSchemas)) {
+    if (isJsonObject(schema.dependentSchemas)) {
       for (const name of Object.keys(schema.dependentSchemas))
         next.push(childPointer(pointer, "dependentSchemas", name));
     }
@@ -123,7 +119,7 @@ export class FormDocument {
   ): void {
     this.#nodes.set(pointer, schema);
     if (typeof schema === "boolean") return;
-    if (!isSchemaObject(schema)) {
+    if (!isJsonObject(schema)) {
       throw new FormError("invalid-schema", pointer, "", "a schema must be an object or a boolean");
     }
     let base = parentBase;

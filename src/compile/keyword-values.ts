@@ -3,13 +3,12 @@
  *
  * @module
  */
+import { isJsonObject } from "../json/is-json-object.ts";
 import { FormError } from "./form-error.ts";
+import { unescapeToken } from "./pointer.ts";
 
 function keywordName(at: string): string {
-  return at
-    .slice(at.lastIndexOf("/") + 1)
-    .replaceAll("~1", "/")
-    .replaceAll("~0", "~");
+  return unescapeToken(at.slice(at.lastIndexOf("/") + 1));
 }
 
 /** Throws `invalid-keyword-value` at `at`. */
@@ -59,7 +58,7 @@ export function expectNames(value: unknown, at: string): void {
 
 /** A schema: an object or a boolean (checked in depth by the document walk). */
 export function expectSchema(value: unknown, at: string): void {
-  if (typeof value !== "boolean" && (typeof value !== "object" || value === null || Array.isArray(value))) {
+  if (typeof value !== "boolean" && !isJsonObject(value)) {
     refuseValue(at, "must be a schema (an object or a boolean)");
   }
 }
@@ -74,8 +73,7 @@ export function expectSchemaList(value: unknown, at: string): void {
 
 /** An object whose member values are schemas. */
 export function expectSchemaMap(value: unknown, at: string): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    refuseValue(at, "must be an object of schemas");
+  if (!isJsonObject(value)) refuseValue(at, "must be an object of schemas");
 }
 
 /** The subschemas of a keyword whose value is one schema. */

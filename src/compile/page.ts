@@ -4,6 +4,7 @@
  * @module
  */
 import { html } from "hono/html";
+import { isJsonObject } from "../json/is-json-object.ts";
 
 /** The members of an arrival document the page shows; other members are ignored (A3). */
 export interface ArrivalForPage {
@@ -46,7 +47,7 @@ dt{font-weight:600}dd{margin:0 0 1rem 1rem}`;
 export function renderArrivalPage(arrival: ArrivalForPage, options: ArrivalPageOptions = {}): string {
   const title = options.title ?? "GPT address";
   const messages = arrival.m.map((message) => {
-    const { role, content } = isObject(message) ? message : { role: undefined, content: message };
+    const { role, content } = isJsonObject(message) ? message : { role: undefined, content: message };
     return html`<dt>${typeof role === "string" ? role : "message"}</dt>
 <dd class="content">${typeof content === "string" ? content : JSON.stringify(content, null, 2)}</dd>
 `;
@@ -79,8 +80,4 @@ ${messages}</dl>
 `;
   if (page instanceof Promise) throw new TypeError("renderArrivalPage: unexpected asynchronous content");
   return page.toString();
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -9,6 +9,11 @@ export function escapeToken(token: string): string {
   return token.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
+/** Unescapes one reference token: `~1` as `/`, then `~0` as `~` (RFC 6901 §4). */
+export function unescapeToken(token: string): string {
+  return token.replaceAll("~1", "/").replaceAll("~0", "~");
+}
+
 /** Appends reference tokens to a JSON Pointer. */
 export function childPointer(pointer: string, ...tokens: ReadonlyArray<string | number>): string {
   let out = pointer;
@@ -26,7 +31,7 @@ export function parsePointer(pointer: string): string[] | null {
   const tokens: string[] = [];
   for (const raw of pointer.slice(1).split("/")) {
     if (/~(?![01])/.test(raw)) return null;
-    tokens.push(raw.replaceAll("~1", "/").replaceAll("~0", "~"));
+    tokens.push(unescapeToken(raw));
   }
   return tokens;
 }

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExampleApp } from "../../examples/pages/app.ts";
 import { MemoryPageStore } from "../../examples/pages/store.ts";
@@ -37,6 +37,28 @@ afterAll(async () => {
   await rm(profile, { recursive: true, force: true });
 });
 
+/**
+ * POSTs the fixture `test/fixtures/page/<name>` to the page address from a script running in
+ * `page` (cross-origin when `page` shows another document), as `application/json`.
+ *
+ * @returns the fixture's text, and the answer's status and body text as the script saw them.
+ */
+async function postFrom(page: Page, name: string): Promise<{ body: string; status: number; text: string }> {
+  const body = await readFile(join(import.meta.dirname, "../fixtures/page", name), "utf8");
+  const answer = await page.evaluate(
+    async ([target, text]) => {
+      const response = await fetch(target, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: text,
+      });
+      return { status: response.status, text: await response.text() };
+    },
+    [`${base}/page`, body] as const,
+  );
+  return { body, ...answer };
+}
+
 describe("the example address in Chromium", () => {
   it("A6 shows a person the form page: p, the messages and the form", async () => {
     const page = await browser.newPage();
@@ -56,21 +78,11 @@ describe("the example address in Chromium", () => {
   // the CORS preflight first.
   it("R1 an act posted cross-origin from a script answers {id, url}, and the url shows the page", async () => {
     const page = await browser.newPage();
-    const body = await readFile(join(import.meta.dirname, "../fixtures/page/valid-recipe.json"), "utf8");
-    const answer = await page.evaluate(
-      async ([target, text]) => {
-        const response = await fetch(target, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: text,
-        });
-        return { status: response.status, json: (await response.json()) as { id: string; url: string } };
-      },
-      [`${base}/page`, body] as const,
-    );
-    expect(answer.status).toBe(200);
-    expect(answer.json.url).toBe(`${base}/pages/${answer.json.id}`);
-    const shown = await page.goto(answer.json.url);
+    const { body, status, text } = await postFrom(page, "valid-recipe.json");
+    expect(status).toBe(200);
+    const { id, url } = JSON.parse(text) as { id: string; url: string };
+    expect(url).toBe(`${base}/pages/${id}`);
+    const shown = await page.goto(url);
     expect(shown?.status()).toBe(200);
     const title = (JSON.parse(body) as { title: string }).title;
     await expect(page.locator("h1").first().textContent()).resolves.toBe(title);
@@ -80,19 +92,8 @@ describe("the example address in Chromium", () => {
 
   it("R2 an act the form refuses gets 204 and nothing a script can read", async () => {
     const page = await browser.newPage();
-    const body = await readFile(join(import.meta.dirname, "../fixtures/page/invalid-http-link.json"), "utf8");
-    const answer = await page.evaluate(
-      async ([target, text]) => {
-        const response = await fetch(target, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: text,
-        });
-        return { status: response.status, text: await response.text() };
-      },
-      [`${base}/page`, body] as const,
-    );
-    expect(answer).toEqual({ status: 204, text: "" });
+    const { status, text } = await postFrom(page, "invalid-http-link.json");
+    expect({ status, text }).toEqual({ status: 204, text: "" });
     await page.close();
   });
 });

@@ -3,14 +3,13 @@
  * uploads, without uploading) builds offline, and the bundle fits the budget of the issue:
  * at most 40 KiB gzipped.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { wrangler } from "../../scripts/wrangler.ts";
 
 const root = join(import.meta.dirname, "../..");
 const budgetKiB = 40;
@@ -20,21 +19,11 @@ let report = "";
 
 beforeAll(async () => {
   outdir = mkdtempSync(join(tmpdir(), "gpt-address-dry-run-"));
-  const { stdout, stderr } = await promisify(execFile)(
-    process.execPath,
-    [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", outdir],
-    {
-      cwd: root,
-      timeout: 90_000,
-      env: {
-        ...process.env,
-        WRANGLER_SEND_METRICS: "false",
-        WRANGLER_HIDE_BANNER: "true",
-        CLOUDFLARE_CF_FETCH_ENABLED: "false",
-        NO_COLOR: "1",
-      },
-    },
-  );
+  const { stdout, stderr } = await wrangler(["deploy", "--dry-run", "--outdir", outdir], {
+    cwd: root,
+    timeout: 90_000,
+    env: { NO_COLOR: "1" },
+  });
   report = stdout + stderr;
 }, 120_000);
 
@@ -90,22 +79,9 @@ export default address({ form, gptType: "feedback", act: (feedback) => ({ receiv
       join(dir, "wrangler.toml"),
       `name = "gpt-address-feedback"\nmain = "feedback.ts"\ncompatibility_date = "2026-08-01"\nsend_metrics = false\n`,
     );
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      [
-        join(root, "node_modules/wrangler/bin/wrangler.js"),
-        "deploy",
-        "--dry-run",
-        "-c",
-        join(dir, "wrangler.toml"),
-        "--outdir",
-        join(dir, "out"),
-      ],
-      {
-        cwd: dir,
-        timeout: 90_000,
-        env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", NO_COLOR: "1" },
-      },
+    const { stdout, stderr } = await wrangler(
+      ["deploy", "--dry-run", "-c", join(dir, "wrangler.toml"), "--outdir", join(dir, "out")],
+      { cwd: dir, timeout: 90_000, env: { NO_COLOR: "1" } },
     );
     output = stdout + stderr;
   }, 120_000);

@@ -30,14 +30,6 @@ export interface Running {
 export const root = join(import.meta.dirname, "../..");
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
 
-/** Wrangler's switches for a fully offline, quiet `wrangler dev` (TOOLCHAIN.md). */
-export const offlineWrangler = {
-  WRANGLER_SEND_METRICS: "false",
-  CLOUDFLARE_CF_FETCH_ENABLED: "false",
-  WRANGLER_HIDE_BANNER: "true",
-  X_LOCAL_OBSERVABILITY: "false",
-};
-
 /** A TCP port that was free on 127.0.0.1 a moment ago. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -9,28 +9,15 @@
  *
  * Usage: `node test/runtimes/serve-workerd.ts` (the wire suite's launcher runs it).
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { wranglerSync } from "../../scripts/wrangler.ts";
 
 const root = join(import.meta.dirname, "../..");
 const outdir = mkdtempSync(join(tmpdir(), "gpt-address-workerd-"));
-execFileSync(
-  process.execPath,
-  [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", outdir],
-  {
-    cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      ...process.env,
-      WRANGLER_SEND_METRICS: "false",
-      WRANGLER_HIDE_BANNER: "true",
-      CLOUDFLARE_CF_FETCH_ENABLED: "false",
-    },
-  },
-);
+wranglerSync(["deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 // The settings `wrangler deploy` would send along with the bundle, read from wrangler.toml.
 const toml = readFileSync(join(root, "wrangler.toml"), "utf8");
 const compatibilityDate = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { dependenciesFirst } from "../dependencies-first.ts";
 import { date, dateTime, duration, time } from "./date-time.ts";
 import { email } from "./email.ts";
 import type { FormatCheck } from "./format-check.ts";
@@ -53,14 +54,5 @@ export function formatCheck(name: string): FormatCheck {
 
 /** The sources of `names`' checks and of the checks they call, each once, callees first. */
 export function formatSources(names: Iterable<string>): string[] {
-  const done = new Set<FormatCheck>();
-  const out: string[] = [];
-  const visit = (check: FormatCheck): void => {
-    if (done.has(check)) return;
-    done.add(check);
-    for (const use of check.uses ?? []) visit(use);
-    out.push(check.source);
-  };
-  for (const name of names) visit(formatCheck(name));
-  return out;
+  return dependenciesFirst([...names].map(formatCheck), (check) => check.uses ?? []).map((check) => check.source);
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { dependenciesFirst } from "../dependencies-first.ts";
 import type { HelperName } from "../keyword.ts";
 
 interface Helper {
@@ -112,14 +113,5 @@ const helpers: Readonly<Record<HelperName, Helper>> = { hasOwn, codePointLength,
 
 /** The sources of `names` and of the helpers they use, each once, dependencies first. */
 export function helperSources(names: Iterable<HelperName>): string[] {
-  const done = new Set<HelperName>();
-  const out: string[] = [];
-  const visit = (name: HelperName): void => {
-    if (done.has(name)) return;
-    done.add(name);
-    for (const use of helpers[name].uses) visit(use);
-    out.push(helpers[name].source);
-  };
-  for (const name of [...names].sort()) visit(name);
-  return out;
+  return dependenciesFirst([...names].sort(), (name) => helpers[name].uses).map((name) => helpers[name].source);
 }
