@@ -172,6 +172,7 @@ describe("the package (issue 10 §2)", () => {
     expect(files).toContain("package/dist/index.js");
     expect(files).toContain("package/dist/index.d.ts");
     expect(files).toContain("package/dist/compile/index.js");
+    expect(files).toContain("package/dist/client/index.js");
     expect(files).toContain("package/dist/compile/meta-schema/2020-12/schema.json");
     expect(files.filter((file) => !/^package\/(dist\/|package\.json$|README\.md$|LICENSE$)/.test(file))).toEqual([]);
     expect(files.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))).toEqual([]);
@@ -192,8 +193,10 @@ describe("the package (issue 10 §2)", () => {
       "esm-only",
       "--no-color",
     ]);
-    expect(stdout).toMatch(/node16 \(from ESM\) .*🟢 \(ESM\) .*🟢 \(ESM\)/);
-    expect(stdout).toMatch(/bundler .*🟢 .*🟢/);
+    // With three entry points attw prints one row per entry: node16 (from ESM), then bundler.
+    for (const entry of ["gpt-address", "gpt-address/compile", "gpt-address/client"]) {
+      expect(stdout).toMatch(new RegExp(`"${entry}"\\s*│ 🟢 \\(ESM\\)\\s*│ 🟢 `));
+    }
   }, 60_000);
 
   describe("installed from the tarball with hono and Node 22", () => {
