@@ -31,7 +31,14 @@ export { createNodeLlamaCppClient, type NodeLlamaCppClientOptions } from "./acto
 export { createOllamaClient, type OllamaClientOptions } from "./actors/ollama.ts";
 export { createOpenAIClient, type OpenAIClientOptions } from "./actors/openai.ts";
 export { type Arrival, type ArrivalDocument, ArrivalError, examplesOf, retrieve } from "./arrival.ts";
-export { type CheckOptions, type CheckPoint, type CheckReport, checkAddress, type Level, type Outcome } from "./check.ts";
+export {
+  type CheckOptions,
+  type CheckPoint,
+  type CheckReport,
+  checkAddress,
+  type Level,
+  type Outcome,
+} from "./check.ts";
 export { compileValidator, type FormFailure, type FormValidator } from "./form-validator.ts";
 export { type Exchange, ExchangeError } from "./http.ts";
 export {

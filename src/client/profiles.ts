@@ -8,10 +8,14 @@
  *
  * @module
  */
-import type { ActorProfile, Cell } from "./projection.ts";
+import type { ActorProfile, Cell, Limited } from "./projection.ts";
 
 const cells = (cell: Cell, names: readonly string[]): Record<string, Cell> =>
   Object.fromEntries(names.map((name) => [name, cell]));
+
+/** llama.cpp's grammar refuses a repetition bound of 2000 or more (`MAX_REPETITION_THRESHOLD`). */
+const repetitions = (max: number): Record<string, Limited> =>
+  Object.fromEntries(["minLength", "maxLength", "minItems", "maxItems"].map((k) => [k, { max, otherwise: "R" }]));
 
 /** Annotations hosted strict decoders refuse or that only cost tokens: dropped from the wire form (ACTORS.md §9.2). */
 const WIRE_ANNOTATIONS = ["$schema", "$id", "$comment", "examples", "deprecated", "readOnly", "writeOnly"];
@@ -46,7 +50,7 @@ export const anthropic: ActorProfile = {
     ...cells("R", WIRE_ANNOTATIONS),
   },
   formats: ["date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"],
-  maxMinItems: 1,
+  limited: { minItems: { values: [0, 1], otherwise: "R" } },
   requires: { closedObjects: true },
   rewrites: { oneOf: "anyOf" },
 };
@@ -73,12 +77,21 @@ export const ollama: ActorProfile = {
   source: "ACTORS.md §4 (llama.cpp common/json-schema-to-grammar.cpp, grammars/README.md; Ollama v0.24)",
   unlisted: "I",
   keywords: {
-    ...cells("S", ["type", "properties", "required", "additionalProperties", "items", "minItems", "maxItems"]),
-    ...cells("S", ["enum", "const", "anyOf", "oneOf", "$ref", "$defs", "minLength", "maxLength", "pattern"]),
-    ...cells("L", ["format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "allOf", "prefixItems"]),
+    ...cells("S", ["type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf"]),
+    ...cells("S", ["oneOf", "$ref", "$defs", "pattern"]),
+    ...cells("L", ["minItems", "maxItems", "minLength", "maxLength", "format", "minimum", "maximum"]),
+    ...cells("L", ["exclusiveMinimum", "exclusiveMaximum", "allOf", "prefixItems"]),
   },
   formats: ["date", "time", "date-time", "uuid"],
-  repetitionLimit: 2000,
+  limited: {
+    ...repetitions(1999),
+    ...Object.fromEntries(
+      ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"].map((k) => [
+        k,
+        { types: ["integer"], otherwise: "I" },
+      ]),
+    ),
+  },
   anchoredPatterns: true,
 };
 
@@ -88,14 +101,14 @@ export const nodeLlamaCpp: ActorProfile = {
   source: "ACTORS.md §6 and addendum (withcatai/node-llama-cpp src/utils/gbnfJson, f53ea51, 2026-06-29)",
   unlisted: "I",
   keywords: {
-    ...cells("S", ["type", "properties", "additionalProperties", "items", "prefixItems", "minItems", "maxItems"]),
-    ...cells("S", ["minLength", "maxLength", "enum", "const", "oneOf", "$ref", "$defs"]),
-    required: "L",
+    ...cells("S", ["type", "properties", "additionalProperties", "items", "prefixItems", "enum", "const", "oneOf"]),
+    ...cells("S", ["$ref", "$defs"]),
+    ...cells("L", ["minItems", "maxItems", "minLength", "maxLength", "required"]),
     format: "L",
     ...cells("X", ["anyOf", "allOf"]),
   },
   formats: ["date-time", "time", "date"],
-  repetitionLimit: 2000,
+  limited: repetitions(1999),
   rewrites: { anyOf: "oneOf", integerRange: 64, optionalProperties: "oneOf", maxOptional: 4 },
 };
 

@@ -20,6 +20,25 @@ import type { ClientWarning } from "./model.ts";
  */
 export type Cell = "S" | "I" | "R" | "L" | "X";
 
+/**
+ * When an `L` (limited) keyword is taken: every condition given must hold, else `otherwise`
+ * applies (`I`: sent and reported as ignored; `R`/`X`: dropped, or for a lower bound widened
+ * to the largest value taken).
+ */
+export interface Limited {
+  /** The keyword's numeric value is at most this. */
+  readonly max?: number;
+  /** The keyword's value is one of these. */
+  readonly values?: readonly unknown[];
+  /** The node's `type` is one of these. */
+  readonly types?: readonly string[];
+  /** None of these sibling keywords is present. */
+  readonly without?: readonly string[];
+  /** Not on the root schema. */
+  readonly notAtRoot?: boolean;
+  readonly otherwise: "I" | "R" | "X";
+}
+
 /** One actor's profile, as the projection reads it. */
 export interface ActorProfile {
   /** The actor's name on the command line (`openai`, `node-llama-cpp`…). */
@@ -32,10 +51,8 @@ export interface ActorProfile {
   readonly source: string;
   /** `format` values the actor takes; another value is dropped (when `format` is `L`). */
   readonly formats?: readonly string[];
-  /** The largest `minItems` the actor takes; a larger one is widened to it. */
-  readonly maxMinItems?: number;
-  /** Bounds (`minLength`, `maxLength`, `minItems`, `maxItems`) must be below this, or are dropped. */
-  readonly repetitionLimit?: number;
+  /** The condition of each `L` cell (keyword → condition); a keyword without one is kept as is. */
+  readonly limited?: Readonly<Record<string, Limited>>;
   /** A `pattern` must be anchored `^…$`, or it is dropped. */
   readonly anchoredPatterns?: boolean;
   /** Structural demands of the actor, reported when the form does not meet them. */
@@ -89,7 +106,37 @@ const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "depend
 const SCHEMA_ONE = new Set(["items", "additionalProperties", "propertyNames", "contains", "not", "if", "then", "else"]);
 /** Keywords whose value is a list of subschemas. */
 const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
-const BOUNDS = new Set(["minLength", "maxLength", "minItems", "maxItems"]);
+/** Lower bounds: an `L` cell's failed limit widens them to the largest value taken, instead of dropping them. */
+const LOWER_BOUNDS = new Set(["minLength", "minItems", "minProperties", "minContains"]);
+
+/** Whether `value` of a keyword in `node` meets `limit`. */
+function holds(limit: Limited, value: unknown, node: Record<string, unknown>, root: boolean): boolean {
+  if (limit.max !== undefined && typeof value === "number" && value > limit.max) return false;
+  if (limit.values !== undefined && !limit.values.some((v) => v === value)) return false;
+  if (limit.types !== undefined) {
+    const types = Array.isArray(node.type) ? node.type : [node.type];
+    if (!types.every((t) => typeof t === "string" && limit.types!.includes(t))) return false;
+  }
+  if (limit.without?.some((sibling) => sibling in node)) return false;
+  if (limit.notAtRoot && root) return false;
+  return true;
+}
+
+function largest(limit: Limited): number | undefined {
+  const numbers = (limit.values ?? []).filter((v): v is number => typeof v === "number");
+  if (limit.max !== undefined) numbers.push(limit.max);
+  return numbers.length === 0 ? undefined : Math.max(...numbers);
+}
+
+function describeLimit(limit: Limited): string {
+  const parts: string[] = [];
+  if (limit.max !== undefined) parts.push(`up to ${limit.max}`);
+  if (limit.values !== undefined) parts.push(`as ${limit.values.map((v) => JSON.stringify(v)).join(" or ")}`);
+  if (limit.types !== undefined) parts.push(`on type ${limit.types.join(" or ")}`);
+  if (limit.without !== undefined) parts.push(`without ${limit.without.join(" or ")}`);
+  if (limit.notAtRoot) parts.push("below the root");
+  return parts.join(", ");
+}
 /** Keywords that identify or reference subschemas: never dropped (a `$ref` would dangle). */
 const STRUCTURAL = new Set(["$ref", "$defs", "$anchor", "$id"]);
 /**
@@ -175,16 +222,19 @@ export function projectForm(schema: unknown, profile: ActorProfile): Projection 
           continue;
         }
       }
-      if (BOUNDS.has(keyword) && typeof value === "number" && profile.repetitionLimit !== undefined) {
-        if (value >= profile.repetitionLimit) {
-          warn("dropped", pointer, keyword, `takes bounds below ${profile.repetitionLimit} only; dropped`);
-          continue;
-        }
-      }
-      if (keyword === "minItems" && typeof value === "number" && profile.maxMinItems !== undefined) {
-        if (value > profile.maxMinItems) {
-          warn("widened", pointer, keyword, `takes minItems up to ${profile.maxMinItems}; sent ${profile.maxMinItems}`);
-          out[name] = profile.maxMinItems;
+      const limit = c === "L" ? profile.limited?.[name] : undefined;
+      if (limit !== undefined && !holds(limit, value, node, root)) {
+        const condition = describeLimit(limit);
+        if (limit.otherwise === "I") {
+          warn("ignored", pointer, keyword, `takes ${keyword} only ${condition}; ignored here`);
+        } else {
+          const widest = LOWER_BOUNDS.has(keyword) && typeof value === "number" ? largest(limit) : undefined;
+          if (widest !== undefined && typeof value === "number" && widest < value) {
+            warn("widened", pointer, keyword, `takes ${keyword} only ${condition}; sent ${widest}`);
+            out[name] = widest;
+          } else {
+            warn("dropped", pointer, keyword, `takes ${keyword} only ${condition}; dropped`);
+          }
           continue;
         }
       }

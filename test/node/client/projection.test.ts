@@ -120,3 +120,55 @@ describe("projection", () => {
     });
   });
 });
+
+describe("profiles from the form linter's data", () => {
+  it("cells carry over and the rewrites follow from them (anyOf X + oneOf S → oneOf; required I → variants; repetition budget → bounds)", async () => {
+    const { fromLintProfile } = await import("../../../src/client/lint-profile.ts");
+    const profile = fromLintProfile("node-llama-cpp", {
+      id: "node-llama-cpp",
+      unlisted: { cell: "I" },
+      keywords: {
+        type: { cell: "S" },
+        properties: { cell: "S" },
+        additionalProperties: { cell: "S" },
+        enum: { cell: "S" },
+        oneOf: { cell: "S" },
+        anyOf: { cell: "X" },
+        required: { cell: "I" },
+        maxLength: { cell: "L", max: 999, otherwise: "R" },
+      },
+      limits: { repetition: { max: 1999 } },
+    });
+    expect(profile.rewrites).toMatchObject({ anyOf: "oneOf", optionalProperties: "oneOf", integerRange: 64 });
+    const { schema, warnings } = projectForm(
+      {
+        type: "object",
+        additionalProperties: false,
+        properties: {
+          a: { type: "string", maxLength: 1500 },
+          b: { anyOf: [{ type: "integer", minimum: 1, maximum: 3 }] },
+        },
+      },
+      profile,
+    );
+    expect(schema).toEqual({
+      oneOf: [
+        { type: "object", properties: {}, required: [], additionalProperties: false },
+        { type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: false },
+        {
+          type: "object",
+          properties: { b: { oneOf: [{ type: "integer", enum: [1, 2, 3] }] } },
+          required: ["b"],
+          additionalProperties: false,
+        },
+        {
+          type: "object",
+          properties: { a: { type: "string" }, b: { oneOf: [{ type: "integer", enum: [1, 2, 3] }] } },
+          required: ["a", "b"],
+          additionalProperties: false,
+        },
+      ],
+    });
+    expect(warnings.some((w) => w.type === "dropped" && w.pointer === "/properties/a/maxLength")).toBe(true);
+  });
+});
