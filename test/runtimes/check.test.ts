@@ -18,7 +18,9 @@ for (const name of ["node", "workerd"] as const satisfies readonly RuntimeName[]
 
     it(`A1 A2 A5 A6 V1 V2 R1 R2 H1 the example page address passes every point on ${name}, the act (--act) included`, async () => {
       const report = await checkAddress(`${server!.url}/page`, { act: true });
-      const notPassed = report.points.filter((p) => p.outcome !== "pass").map((p) => `${p.id}: ${p.outcome} ${p.detail}`);
+      const notPassed = report.points
+        .filter((p) => p.outcome !== "pass")
+        .map((p) => `${p.id}: ${p.outcome} ${p.detail}`);
       expect(notPassed).toEqual([]);
       expect(report.ok).toBe(true);
       expect(report.points.length).toBeGreaterThanOrEqual(25);
