@@ -1,17 +1,20 @@
 /**
- * `npm run build`: forms/ → examples/pages/generated/ (the form modules), wrangler.toml →
+ * `npm run build`: forms/ → examples/pages/generated/ (the form modules), src/mcp/messages/ →
+ * src/mcp/generated/ (the MCP door's message validators, part of the library), wrangler.toml →
  * worker-configuration.d.ts (`wrangler types`: the Workers runtime types and the example
  * worker's `Env`, which `tsc -p tsconfig.json` reads), then the library → dist/ (ESM + .d.ts
- * for the entries `gpt-address` and `gpt-address/compile`, dist/ emptied first). All three
+ * for the entries `gpt-address` and `gpt-address/compile`, dist/ emptied first). All four
  * outputs are generated, never committed (.gitignore).
  *
- * `--forms-only` stops after the form modules; `--lib-only` (the `prepare` script, run by
- * `npm pack`, `npm publish` and an install from a git URL) builds only dist/.
+ * `--forms-only` stops before `wrangler types` and dist/; `--lib-only` (the `prepare` script, run by
+ * `npm pack`, `npm publish` and an install from a git URL) builds only the MCP message
+ * validators and dist/.
  */
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { buildForms, FormFileError } from "../src/compile/build-forms.ts";
+import { buildMcpMessages } from "./build-mcp.ts";
 import { wranglerSync } from "./wrangler.ts";
 
 const root = join(import.meta.dirname, "..");
@@ -31,6 +34,15 @@ if (!process.argv.includes("--lib-only")) {
     }
     throw error;
   }
+}
+try {
+  for (const message of await buildMcpMessages(root)) console.log(`built ${message.file} → ${message.module}`);
+} catch (error) {
+  if (error instanceof FormFileError) {
+    console.error(`build failed: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
 }
 if (!process.argv.includes("--forms-only") && !process.argv.includes("--lib-only")) {
   try {

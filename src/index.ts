@@ -51,3 +51,15 @@ export {
 } from "./body/index.ts";
 export { JsonSyntaxError, type JsonSyntaxErrorCode } from "./json/json-syntax-error.ts";
 export { DEFAULT_MAX_DEPTH, type ParseJsonOptions, parseJson } from "./json/parse.ts";
+export {
+  type AnyMcpAddress,
+  DEFAULT_TOOLS_TTL_MS,
+  LEGACY_VERSIONS,
+  LOOPBACK_HOSTS,
+  type McpAddress,
+  type McpOptions,
+  MODERN_VERSIONS,
+  mcp,
+  type ProtocolVersion,
+  SUPPORTED_VERSIONS,
+} from "./mcp/index.ts";

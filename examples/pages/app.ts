@@ -1,18 +1,22 @@
 /**
  * The example application: every form in `forms/` served as a GPT address at `/<name>` (the
  * page address, `forms/page.json`, at `/page`; `forms/feedback.json` at `/feedback`; …), the
- * stored pages for people at `/pages/:id`, and a plain index at `/`. Every runtime entry serves
- * this app with its own {@link PageStore}.
+ * stored pages for people at `/pages/:id`, a plain index at `/`, and every address again as an
+ * MCP tool at `/mcp` (the same form, validator and act behind both doors). Every runtime entry
+ * serves this app with its own {@link PageStore}.
  *
  * @module
  */
 
 import type { Context } from "hono";
 import { Hono } from "hono";
-import { address } from "../../src/address/address.ts";
+import { type AddressOptions, address } from "../../src/address/address.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
+import { type McpOptions, mcp } from "../../src/mcp/mcp.ts";
+import type { AnyMcpAddress, McpAddress } from "../../src/mcp/tools.ts";
+import type { Act as FeedbackAct } from "./generated/feedback.js";
 import { forms } from "./generated/forms.js";
-import { form } from "./generated/page.js";
+import { form, type Act as PageAct } from "./generated/page.js";
 import { PAGE_CONTENT_SECURITY_POLICY, renderPage } from "./render.ts";
 import type { PageStore } from "./store.ts";
 
@@ -43,17 +47,38 @@ export interface Received {
 /** Ids are `crypto.randomUUID()` values; anything else is not a page. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
+/** JSON Schema of {@link Published}, the page tool's `outputSchema`. */
+const PUBLISHED_SCHEMA = {
+  type: "object",
+  required: ["id", "url"],
+  properties: { id: { type: "string" }, url: { type: "string" } },
+} as const;
+
+/** JSON Schema of {@link FeedbackReceived}, the feedback tool's `outputSchema`. */
+const FEEDBACK_RECEIVED_SCHEMA = {
+  type: "object",
+  required: ["received", "rating"],
+  properties: { received: { const: true }, rating: { type: "integer" } },
+} as const;
+
+/** Options of {@link createExampleApp}. */
+export interface ExampleOptions {
+  /** Options of the MCP endpoint at `/mcp` (DNS-rebinding protection: loopback hosts by default). */
+  readonly mcp?: McpOptions;
+}
+
 /**
  * Creates the example app.
  *
  * @param store - gives the page store for a request (for Workers KV, from `c.env`).
+ * @param options - {@link ExampleOptions}.
  * @returns the Hono app; its `fetch` is the whole server.
  * @example
  * ```ts
  * export default createExampleApp((c) => new WorkersKvPageStore(c.env.PAGES));
  * ```
  */
-export function createExampleApp(store: (c: Context) => PageStore): Hono {
+export function createExampleApp(store: (c: Context) => PageStore, options: ExampleOptions = {}): Hono {
   const app = new Hono();
 
   app.get("/", function index(c) {
@@ -65,36 +90,48 @@ export function createExampleApp(store: (c: Context) => PageStore): Hono {
           : "GET it for the form; POST an act that validates against it.";
       return `${here}\n  ${what}\n`;
     });
-    return c.text(`GPT addresses on this server:\n\n${lines.join("\n")}`);
+    const tools = `${new URL("/mcp", c.req.url).href}\n  the same addresses as MCP tools (Streamable HTTP).\n`;
+    return c.text(`GPT addresses on this server:\n\n${lines.join("\n")}\n${tools}`);
   });
 
-  app.route(
-    "/page",
-    address({
+  // Each address once: its options serve the HTTP door at /<name>, and are its tool at /mcp.
+  function serve<Act>(options: AddressOptions<Act> & McpAddress<Act>): AnyMcpAddress {
+    app.route(`/${options.form.name}`, address(options));
+    return options;
+  }
+  const tools = [
+    serve<PageAct>({
       form,
       gptType: "page",
+      outputSchema: PUBLISHED_SCHEMA,
       async act(page, { c }): Promise<Published> {
         const id = crypto.randomUUID();
         await store(c).put(id, renderPage(page));
         return { id, url: new URL(`/pages/${id}`, c.req.url).href };
       },
     }),
-  );
-
-  app.route(
-    "/feedback",
-    address({
+    serve<FeedbackAct>({
       form: forms.feedback,
       gptType: "feedback",
+      outputSchema: FEEDBACK_RECEIVED_SCHEMA,
       act: (feedback): FeedbackReceived => ({ received: true, rating: feedback.rating }),
     }),
-  );
-
+  ];
   // Every other form in forms/ on its own path: served, checked and acknowledged, no more.
   for (const [name, other] of Object.entries(forms) as [string, CompiledForm][]) {
     if (name === "page" || name === "feedback") continue;
-    app.route(`/${name}`, address({ form: other, gptType: name, act: (): Received => ({ received: true }) }));
+    tools.push(serve({ form: other, gptType: name, act: (): Received => ({ received: true }) }));
   }
+  app.all(
+    "/mcp",
+    mcp(tools, {
+      name: "gpt-address-example",
+      title: "gpt-address example",
+      instructions:
+        "Each tool is a GPT address of this server. Call it with arguments that validate against its inputSchema: arguments that do not are refused and nothing is done.",
+      ...options.mcp,
+    }),
+  );
 
   app.get("/pages/:id", async function storedPage(c) {
     const id = c.req.param("id");

@@ -5,9 +5,11 @@ import { MemoryPageStore } from "../../examples/pages/store.ts";
 import { UpstashPageStore, upstashOrMemory } from "../../examples/pages/stores/upstash.ts";
 import { startFakeUpstash } from "./fake-upstash.ts";
 import { launch, type Running, root } from "./harness.ts";
+import { mcpSuite } from "./mcp.ts";
 import { wireSuite } from "./wire.ts";
 
 wireSuite("vercel");
+mcpSuite("vercel");
 
 const recipe = readFileSync(join(root, "test/fixtures/page/valid-recipe.json"));
 

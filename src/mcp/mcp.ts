@@ -1,0 +1,452 @@
+/**
+ * `mcp()`: the MCP door. Every address is also an MCP tool, and a tool call takes the same
+ * verification path as a POST to the address: the whole JSON-RPC message is read under a size
+ * limit and parsed by the strict parser (a duplicate name anywhere rejects it), the message and
+ * its params are checked by validators generated from `src/mcp/messages/`, and the arguments
+ * by the form's own generated validator before the same act runs.
+ *
+ * Transport: Streamable HTTP, stateless (no session id, no SSE stream): one JSON-RPC message
+ * per POST, answered with `application/json`; notifications and responses get 202; GET and
+ * DELETE get 405.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+ * @module
+ */
+import type { Context, Env, Handler } from "hono";
+import type { Rejection, RejectionCode } from "../address/rejection.ts";
+import { DEFAULT_MAX_BYTES, parseAct, receiveAct, verificationLimits } from "../address/verification.ts";
+import {
+  errorText,
+  HEADER_MISMATCH,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  PARSE_ERROR,
+  type RequestId,
+  type RpcError,
+  resultText,
+  UNSUPPORTED_PROTOCOL_VERSION,
+} from "./jsonrpc.ts";
+import { isMessage, isRequestEnvelope } from "./messages.ts";
+import {
+  type Endpoint,
+  LEGACY_VERSIONS,
+  MODERN_VERSIONS,
+  type ProtocolVersion,
+  type Revision,
+  revisions,
+  SUPPORTED_VERSIONS,
+} from "./revisions.ts";
+import { type AnyMcpAddress, prepareTools } from "./tools.ts";
+
+/** The host names a loopback server is reached by: the default of {@link McpOptions.allowedHosts}. */
+export const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+
+/** The default `ttlMs` of `tools/list` (2026-07-28): 5 minutes, as the arrival's `max-age`. */
+export const DEFAULT_TOOLS_TTL_MS = 300_000;
+
+/** Options of {@link mcp}. */
+export interface McpOptions {
+  /** `serverInfo.name`. Default `"gpt-address"`. */
+  readonly name?: string;
+  /** `serverInfo.version`. Default `"0.1.0"`. */
+  readonly version?: string;
+  /** `serverInfo.title`, for people. */
+  readonly title?: string;
+  /** `instructions` of `initialize` and `server/discover`: how to use the tools, for the model. */
+  readonly instructions?: string;
+  /**
+   * The largest JSON-RPC message accepted, in bytes, envelope included (V1). Default 1 MiB
+   * (1,048,576). A larger one is answered 413 before it is parsed.
+   */
+  readonly maxBytes?: number;
+  /**
+   * DNS-rebinding protection: the host names (no port; IPv6 in brackets) the `Host` field may
+   * name, case-insensitively; any other is answered 403. Default {@link LOOPBACK_HOSTS}, right
+   * for a server bound to loopback. A public deployment lists its own names
+   * (`["mcp.example.com"]`), or passes `null` to accept any `Host` (then only same-origin and
+   * {@link allowedOrigins} pass the `Origin` check).
+   */
+  readonly allowedHosts?: readonly string[] | null;
+  /**
+   * Origins (`https://app.example`) a browser-based client may call from, besides the
+   * `http`/`https` origins of an allowed host. A request with any other `Origin` gets 403.
+   * A request without `Origin` (not from a browser) is not judged by it.
+   */
+  readonly allowedOrigins?: readonly string[];
+  /** `ttlMs` of a 2026-07-28 `tools/list` result, in milliseconds. Default {@link DEFAULT_TOOLS_TTL_MS}. */
+  readonly ttlMs?: number;
+  /**
+   * Development mode (X3), off by default: an invalid act's tool result names the rejection
+   * code and the failing keyword's pointer. Never for a public endpoint.
+   */
+  readonly development?: boolean;
+  /**
+   * Called once per rejected message or act, with its code and reason, as `onReject` of
+   * `address()`: the message stages (`content-too-large`, `json-syntax:*`, …) and `schema` for
+   * arguments the form refused. Protocol errors (an unknown method or tool) are not reported.
+   * Exceptions it throws are logged and otherwise ignored.
+   */
+  readonly onReject?: (rejection: Rejection) => void;
+}
+
+/** JSON-RPC errors the transport answers with an HTTP status, before any method runs. */
+interface Refused {
+  readonly status: number;
+  readonly id: RequestId | null;
+  readonly error: RpcError;
+}
+
+/** A request's `params._meta` key that claims a 2026-07-28 (or later) revision. */
+const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
+
+const ALLOW = "POST, OPTIONS";
+const ALLOW_HEADERS =
+  "Content-Type, Accept, Authorization, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID, GPT-Actor";
+/** The depth of `arguments` inside a message: the message, then `params`. */
+const ARGUMENTS_DEPTH = 2;
+/** The least depth a message may nest to, so that `_meta` envelopes and capabilities fit. */
+const MESSAGE_DEPTH = 16;
+
+/**
+ * Creates the Hono handler of one MCP endpoint serving `addresses` as tools, one tool per
+ * address in the order given (mount it with `app.all("/mcp", mcp(addresses))`).
+ *
+ * A POST is answered by, in order:
+ * 1. `Host` and `Origin` checks (DNS-rebinding protection): 403;
+ * 2. `Content-Type` other than `application/json`: 415; an `Accept` without JSON: 406;
+ * 3. the body reader under `maxBytes`: 413 (415 for a coded body, 400 for bad framing);
+ * 4. the strict parser over the whole message: 400 with JSON-RPC -32700;
+ * 5. a batch or anything but a JSON-RPC message (generated validator): 400 with -32600;
+ * 6. a notification or a response: 202, nothing done;
+ * 7. the revision: a `_meta` envelope naming `io.modelcontextprotocol/protocolVersion` selects
+ *    2026-07-28 (unsupported: 400 with -32022; `MCP-Protocol-Version`, `Mcp-Method` or
+ *    `Mcp-Name` disagreeing: 400 with -32020); otherwise `initialize` negotiates, and any other
+ *    request is governed by its `MCP-Protocol-Version` (absent: 2025-06-18, the oldest spoken;
+ *    unsupported: 400 with -32600);
+ * 8. that revision's method table: unknown method -32601, bad params or unknown tool -32602,
+ *    with HTTP 200; else the method's result.
+ *
+ * Never a 5xx for bad input: a fault inside a stage is logged and answered 500 with no body,
+ * without acting.
+ *
+ * @param addresses - the addresses as tools: `{form, act}` as given to `address()`, with an
+ *   optional `toolName` and `outputSchema`.
+ * @param options - {@link McpOptions}.
+ * @returns a Hono handler for POST, GET, DELETE and OPTIONS of one path.
+ * @throws {TypeError} when a tool name is invalid or repeated, or a form's `s` is not an
+ *   object schema; {RangeError} when `maxBytes` or `ttlMs` is not a non-negative safe integer.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/security_best_practices
+ * @example
+ * ```ts
+ * const feedback = { form: forms.feedback, act: (value) => ({ received: true }) };
+ * app.route("/feedback", address(feedback));
+ * app.all("/mcp", mcp([feedback], { name: "example" }));
+ * ```
+ */
+export function mcp<E extends Env = Env>(addresses: readonly AnyMcpAddress<E>[], options: McpOptions = {}): Handler<E> {
+  const tools = prepareTools(addresses);
+  const { maxBytes } = verificationLimits(
+    { maxDepth: null },
+    { maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES },
+    "mcp()",
+  );
+  const ttlMs = options.ttlMs ?? DEFAULT_TOOLS_TTL_MS;
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 0)
+    throw new RangeError(`mcp(): ttlMs must be a non-negative safe integer, got ${ttlMs}`);
+  const maxDepth = Math.max(MESSAGE_DEPTH, tools.maxDepth + ARGUMENTS_DEPTH);
+  const allowedHosts = options.allowedHosts === undefined ? LOOPBACK_HOSTS : options.allowedHosts;
+  const hosts = allowedHosts === null ? null : new Set(allowedHosts.map((host) => host.toLowerCase()));
+  const origins = new Set(options.allowedOrigins ?? []);
+  const { onReject, development = false } = options;
+  const serverInfo = JSON.stringify({
+    name: options.name ?? "gpt-address",
+    version: options.version ?? "0.1.0",
+    ...(options.title === undefined ? {} : { title: options.title }),
+  });
+
+  function reject(request: Request, code: RejectionCode, reason: string): void {
+    if (onReject === undefined) return;
+    try {
+      onReject({ code, reason, request });
+    } catch (error) {
+      console.error("gpt-address: onReject of the MCP endpoint threw", error);
+    }
+  }
+
+  const endpoint: Endpoint<E> = {
+    tools,
+    serverInfo,
+    instructions: options.instructions === undefined ? "" : `,"instructions":${JSON.stringify(options.instructions)}`,
+    ttlMs,
+    development,
+    reject,
+  };
+  const byVersion = revisions<E>();
+
+  /** The Origin allowed to read answers (echoed in CORS), `null` when absent, `false` when refused. */
+  function checkOrigin(request: Request, host: string | null): string | null | false {
+    const origin = request.headers.get("origin");
+    if (origin === null) return null;
+    if (origins.has(origin)) return origin;
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return false;
+    }
+    if ((url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== origin) return false;
+    if (hosts !== null) return hosts.has(url.hostname.toLowerCase()) ? origin : false;
+    // No host list: only the server's own origin (same host and port).
+    return host !== null && url.host.toLowerCase() === host.toLowerCase() ? origin : false;
+  }
+
+  function headers(origin: string | null, contentType: boolean): [string, string][] {
+    const list: [string, string][] = [["Cache-Control", "no-store"]];
+    if (contentType) list.push(["Content-Type", "application/json"], ["X-Content-Type-Options", "nosniff"]);
+    if (origin !== null) list.push(["Access-Control-Allow-Origin", origin], ["Vary", "Origin"]);
+    return list;
+  }
+
+  function json(status: number, text: string, origin: string | null): Response {
+    return new Response(text, { status, headers: headers(origin, true) });
+  }
+
+  function refused(refusal: Refused, origin: string | null): Response {
+    return json(refusal.status, errorText(refusal.id, refusal.error), origin);
+  }
+
+  async function post(c: Context<E>, origin: string | null): Promise<Response> {
+    const request = c.req.raw;
+    if (!isJsonMediaType(request.headers.get("content-type"))) {
+      void request.body?.cancel().catch(() => {});
+      return refused(
+        { status: 415, id: null, error: { code: INVALID_REQUEST, message: "Content-Type must be application/json" } },
+        origin,
+      );
+    }
+    if (!acceptsJson(request.headers.get("accept"))) {
+      void request.body?.cancel().catch(() => {});
+      return refused(
+        { status: 406, id: null, error: { code: INVALID_REQUEST, message: "Accept must include application/json" } },
+        origin,
+      );
+    }
+    const received = await receiveAct(request, { maxBytes });
+    if (!received.ok) {
+      reject(request, received.code, received.reason);
+      const status =
+        received.code === "content-too-large"
+          ? 413
+          : received.code === "content-encoding" || received.code === "transfer-encoding"
+            ? 415
+            : 400;
+      return refused({ status, id: null, error: { code: INVALID_REQUEST, message: messageFor(status) } }, origin);
+    }
+    const parsed = parseAct(received.value, { maxDepth, lineColumn: development });
+    if (!parsed.ok) {
+      reject(request, parsed.code, parsed.reason);
+      const message = development ? `Parse error: ${parsed.code}: ${parsed.reason}` : "Parse error";
+      return refused({ status: 400, id: null, error: { code: PARSE_ERROR, message } }, origin);
+    }
+    const message = parsed.value;
+    if (Array.isArray(message)) {
+      return refused(
+        { status: 400, id: null, error: { code: INVALID_REQUEST, message: "Batches are not supported" } },
+        origin,
+      );
+    }
+    if (!isMessage(message)) {
+      return refused(
+        { status: 400, id: readId(message), error: { code: INVALID_REQUEST, message: "Invalid Request" } },
+        origin,
+      );
+    }
+    // A notification, or a response to a request this stateless server never sent: accepted.
+    if (!("method" in message) || message.id === undefined) {
+      return new Response(null, { status: 202, headers: headers(origin, false) });
+    }
+    const { id, method, params } = message;
+    const governed = governing(request, id, method, params);
+    if ("status" in governed) return refused(governed, origin);
+    const handler = governed.methods.get(method);
+    if (handler === undefined) {
+      return json(200, errorText(id, { code: METHOD_NOT_FOUND, message: `Method not found: ${method}` }), origin);
+    }
+    const answer = await handler({ id, params, c }, endpoint);
+    return json(200, "result" in answer ? resultText(id, answer.result) : errorText(id, answer.error), origin);
+  }
+
+  /** Step 7: the revision that governs a request, or why none does. */
+  function governing(
+    request: Request,
+    id: RequestId,
+    method: string,
+    params: Readonly<Record<string, unknown>> | undefined,
+  ): Revision<E> | Refused {
+    const header = request.headers.get("mcp-protocol-version");
+    const meta = params?._meta;
+    const claimed =
+      meta !== null && typeof meta === "object" && Object.hasOwn(meta, PROTOCOL_VERSION_META_KEY)
+        ? (meta as Record<string, unknown>)[PROTOCOL_VERSION_META_KEY]
+        : undefined;
+    if (claimed !== undefined) {
+      if (!isRequestEnvelope(meta)) {
+        return { status: 400, id, error: { code: INVALID_PARAMS, message: "Invalid _meta envelope" } };
+      }
+      const version = meta[PROTOCOL_VERSION_META_KEY];
+      const revision = (MODERN_VERSIONS as readonly string[]).includes(version)
+        ? byVersion.get(version as ProtocolVersion)
+        : undefined;
+      if (revision === undefined) {
+        return {
+          status: 400,
+          id,
+          error: {
+            code: UNSUPPORTED_PROTOCOL_VERSION,
+            message: `Unsupported protocol version: ${version}`,
+            data: { supported: SUPPORTED_VERSIONS, requested: version },
+          },
+        };
+      }
+      if (header !== version) return mismatch(id, "MCP-Protocol-Version");
+      if (request.headers.get("mcp-method") !== method) return mismatch(id, "Mcp-Method");
+      if (
+        method === "tools/call" &&
+        typeof params?.name === "string" &&
+        request.headers.get("mcp-name") !== params.name
+      ) {
+        return mismatch(id, "Mcp-Name");
+      }
+      return revision;
+    }
+    if (method === "initialize") {
+      // The handshake negotiates; the table is that of the version it will answer with.
+      const requested = params?.protocolVersion;
+      const version = (LEGACY_VERSIONS as readonly unknown[]).includes(requested) ? requested : LEGACY_VERSIONS[0];
+      return byVersion.get(version as ProtocolVersion)!;
+    }
+    if (header === null) return byVersion.get("2025-06-18")!;
+    if ((MODERN_VERSIONS as readonly string[]).includes(header)) {
+      return {
+        status: 400,
+        id,
+        error: { code: INVALID_PARAMS, message: `A ${header} request must carry the _meta envelope` },
+      };
+    }
+    const revision = (LEGACY_VERSIONS as readonly string[]).includes(header)
+      ? byVersion.get(header as ProtocolVersion)
+      : undefined;
+    if (revision === undefined) {
+      return {
+        status: 400,
+        id,
+        error: {
+          code: INVALID_REQUEST,
+          message: `Unsupported MCP-Protocol-Version: ${header}`,
+          data: { supported: SUPPORTED_VERSIONS, requested: header },
+        },
+      };
+    }
+    return revision;
+  }
+
+  return async function mcpEndpoint(c: Context<E>): Promise<Response> {
+    const request = c.req.raw;
+    const host = request.headers.get("host") ?? hostOf(request.url);
+    if (hosts !== null && (host === null || !hosts.has(hostName(host)))) {
+      void request.body?.cancel().catch(() => {});
+      return refused(
+        { status: 403, id: null, error: { code: INVALID_REQUEST, message: "Forbidden: Host not allowed" } },
+        null,
+      );
+    }
+    const origin = checkOrigin(request, host);
+    if (origin === false) {
+      void request.body?.cancel().catch(() => {});
+      return refused(
+        { status: 403, id: null, error: { code: INVALID_REQUEST, message: "Forbidden: Origin not allowed" } },
+        null,
+      );
+    }
+    switch (request.method) {
+      case "POST":
+        try {
+          return await post(c, origin);
+        } catch (error) {
+          // Only a fault inside a stage gets here (bad input is answered above): fail closed.
+          console.error("gpt-address: the MCP endpoint threw", error);
+          return new Response(null, { status: 500, headers: headers(origin, false) });
+        }
+      case "OPTIONS":
+        return new Response(null, {
+          status: 204,
+          headers: [
+            ["Allow", ALLOW],
+            ["Access-Control-Allow-Methods", ALLOW],
+            ["Access-Control-Allow-Headers", ALLOW_HEADERS],
+            ["Access-Control-Max-Age", "86400"],
+            ...headers(origin, false),
+          ],
+        });
+      default:
+        // No SSE stream (GET) and no session to end (DELETE): stateless (transports, Streamable HTTP).
+        return new Response(null, { status: 405, headers: [["Allow", ALLOW], ...headers(origin, false)] });
+    }
+  };
+}
+
+function mismatch(id: RequestId, field: string): Refused {
+  return { status: 400, id, error: { code: HEADER_MISMATCH, message: `${field} disagrees with the request body` } };
+}
+
+function messageFor(status: number): string {
+  if (status === 413) return "Message too large";
+  if (status === 415) return "Content-Encoding not supported";
+  return "Invalid message framing";
+}
+
+/** The `id` of something that is not a valid message, when it has a usable one; else `null`. */
+function readId(value: unknown): RequestId | null {
+  if (value === null || typeof value !== "object" || !Object.hasOwn(value, "id")) return null;
+  const id = (value as { id: unknown }).id;
+  return typeof id === "string" || Number.isSafeInteger(id) ? (id as RequestId) : null;
+}
+
+/** The host name of a `Host` field value (RFC 9110 §7.2), port removed, lower case. */
+function hostName(host: string): string {
+  const value = host.trim().toLowerCase();
+  if (value.startsWith("[")) {
+    const end = value.indexOf("]");
+    return end === -1 ? value : value.slice(0, end + 1);
+  }
+  const colon = value.lastIndexOf(":");
+  return colon === -1 ? value : value.slice(0, colon);
+}
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a `Content-Type` is `application/json` (parameters such as `charset` ignored). */
+function isJsonMediaType(field: string | null): boolean {
+  if (field === null) return false;
+  const essence = field.split(";", 1)[0]!.trim().toLowerCase();
+  return essence === "application/json";
+}
+
+/** Whether an `Accept` field admits `application/json`; an absent one admits anything. */
+function acceptsJson(field: string | null): boolean {
+  if (field === null) return true;
+  for (const element of field.toLowerCase().split(",")) {
+    const [range = "", ...parameters] = element.split(";").map((part) => part.trim());
+    if (range !== "application/json" && range !== "application/*" && range !== "*/*") continue;
+    const q = parameters.find((parameter) => parameter.startsWith("q="));
+    if (q === undefined || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}

@@ -1,0 +1,42 @@
+/**
+ * The JSON-RPC messages the MCP door reads, each checked by a validator generated at build
+ * time from its JSON Schema in `src/mcp/messages/` (`scripts/build-mcp.ts`), by the same form
+ * compiler as the forms themselves. No other check of a message's shape exists.
+ *
+ * @module
+ */
+import * as initializeParams from "./generated/initialize-params.ts";
+import * as message from "./generated/message.ts";
+import * as requestEnvelope from "./generated/request-envelope.ts";
+import * as requestParams from "./generated/request-params.ts";
+import * as toolsCallParams from "./generated/tools-call-params.ts";
+import * as toolsListParams from "./generated/tools-list-params.ts";
+import type {
+  InitializeParams,
+  Message,
+  RequestEnvelope,
+  RequestParams,
+  ToolsCallParams,
+  ToolsListParams,
+} from "./generated/types.ts";
+
+export type { InitializeParams, Message, RequestEnvelope, RequestParams, ToolsCallParams, ToolsListParams };
+
+/** A generated validator: true when `value` has the shape; never throws, never mutates. */
+export type Guard<T> = (value: unknown) => value is T;
+
+/** A JSON-RPC message: request, notification, or response (`message.schema.json`). */
+export const isMessage = message.validate as Guard<Message>;
+/** `params` of `initialize` (`initialize-params.schema.json`). */
+export const isInitializeParams = initializeParams.validate as Guard<InitializeParams>;
+/** `params` of a request with nothing but `_meta` (`request-params.schema.json`). */
+export const isRequestParams = requestParams.validate as Guard<RequestParams>;
+/** `params` of `tools/list` (`tools-list-params.schema.json`). */
+export const isToolsListParams = toolsListParams.validate as Guard<ToolsListParams>;
+/** `params` of `tools/call` (`tools-call-params.schema.json`). */
+export const isToolsCallParams = toolsCallParams.validate as Guard<ToolsCallParams>;
+/** The 2026-07-28 per-request `_meta` envelope (`request-envelope.schema.json`). */
+export const isRequestEnvelope = requestEnvelope.validate as Guard<RequestEnvelope>;
+
+/** A JSON-RPC request: a message with a `method` and an `id`. */
+export type Request = Extract<Message, { method: string }> & { id: string | number };

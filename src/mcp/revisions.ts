@@ -1,0 +1,219 @@
+/**
+ * The MCP protocol revisions the door speaks, one typed method table each. A request is
+ * answered by the table of the revision that governs it (chosen in `mcp.ts`); a method absent
+ * from that table is "method not found", whatever another revision has.
+ *
+ * - 2025-06-18 and 2025-11-25: `initialize`, `ping`, `tools/list`, `tools/call`.
+ * - 2026-07-28: no handshake; `server/discover`, `tools/list` (with its cache hints `ttlMs`
+ *   and `cacheScope`), `tools/call`; every result carries `resultType: "complete"` and the
+ *   server's implementation under `_meta`.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-06-18
+ * @see https://modelcontextprotocol.io/specification/2025-11-25
+ * @module
+ */
+import type { Context, Env } from "hono";
+import { encodeConsequence } from "../address/act.ts";
+import type { RejectionCode } from "../address/rejection.ts";
+import { validateAct } from "../address/verification.ts";
+import { INVALID_PARAMS, type RequestId, type RpcError } from "./jsonrpc.ts";
+import { isInitializeParams, isRequestParams, isToolsCallParams, isToolsListParams } from "./messages.ts";
+import type { Tools } from "./tools.ts";
+
+/** The revisions before 2026-07-28, newest first: they begin with `initialize`. */
+export const LEGACY_VERSIONS = ["2025-11-25", "2025-06-18"] as const;
+/** The revisions from 2026-07-28 on: no handshake, a `_meta` envelope on every request. */
+export const MODERN_VERSIONS = ["2026-07-28"] as const;
+/** Every revision this door speaks, newest first (`server/discover`'s `supportedVersions`). */
+export const SUPPORTED_VERSIONS = [...MODERN_VERSIONS, ...LEGACY_VERSIONS] as const;
+
+export type LegacyVersion = (typeof LEGACY_VERSIONS)[number];
+export type ModernVersion = (typeof MODERN_VERSIONS)[number];
+export type ProtocolVersion = LegacyVersion | ModernVersion;
+
+/** The `_meta` key of the server's implementation on a 2026-07-28 result. */
+const SERVER_INFO_META_KEY = "io.modelcontextprotocol/serverInfo";
+
+/** What a method needs of its endpoint; built once by `mcp()`. */
+export interface Endpoint<E extends Env = Env> {
+  readonly tools: Tools<E>;
+  /** JSON text of the server's implementation, `{name, version, title?}`. */
+  readonly serverInfo: string;
+  /** JSON text of the `instructions` member with a leading comma, or `""`. */
+  readonly instructions: string;
+  /** `ttlMs` of a 2026-07-28 `tools/list` or `server/discover` result, in milliseconds. */
+  readonly ttlMs: number;
+  /** Development mode: an invalid act's tool result names the code and the failing keyword. */
+  readonly development: boolean;
+  /** Reports a rejected act (as `onReject` of `address()`); never throws. */
+  readonly reject: (request: Request, code: RejectionCode, reason: string) => void;
+}
+
+/** One request as a method sees it, after the message was read, parsed and validated. */
+export interface Call<E extends Env = Env> {
+  readonly id: RequestId;
+  /** The request's `params`, an object when present (the message validator checked that). */
+  readonly params: Readonly<Record<string, unknown>> | undefined;
+  readonly c: Context<E>;
+}
+
+/** A method's answer: the JSON text of its result object, or a JSON-RPC error. */
+export type Answer = { readonly result: string } | { readonly error: RpcError };
+
+/** A method of a revision. */
+export type Method<E extends Env = Env> = (call: Call<E>, endpoint: Endpoint<E>) => Answer | Promise<Answer>;
+
+/** The method table of 2025-06-18 (basic/lifecycle, basic/utilities/ping, server/tools). */
+interface Methods20250618<E extends Env> {
+  readonly initialize: Method<E>;
+  readonly ping: Method<E>;
+  readonly "tools/list": Method<E>;
+  readonly "tools/call": Method<E>;
+}
+/** The method table of 2025-11-25: the same methods, for a tools-only server. */
+type Methods20251125<E extends Env> = Methods20250618<E>;
+/** The method table of 2026-07-28: `server/discover` instead of `initialize` and `ping`. */
+interface Methods20260728<E extends Env> {
+  readonly "server/discover": Method<E>;
+  readonly "tools/list": Method<E>;
+  readonly "tools/call": Method<E>;
+}
+
+/** A revision: its version, its era, and its methods by name (a `Map`: no prototype lookups). */
+export interface Revision<E extends Env = Env> {
+  readonly version: ProtocolVersion;
+  readonly modern: boolean;
+  readonly methods: ReadonlyMap<string, Method<E>>;
+}
+
+const invalidParams = (message: string): Answer => ({ error: { code: INVALID_PARAMS, message } });
+
+/** The capabilities of this server: tools, whose list never changes while it runs. */
+const CAPABILITIES = `{"tools":{"listChanged":false}}`;
+
+/** `initialize` (2025-06-18, 2025-11-25): the requested version when spoken, else the newest legacy one. */
+function initialize<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Answer {
+  if (!isInitializeParams(call.params)) return invalidParams("Invalid initialize params");
+  const requested = call.params.protocolVersion;
+  const version = (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_VERSIONS[0];
+  return {
+    result: `{"protocolVersion":${JSON.stringify(version)},"capabilities":${CAPABILITIES},"serverInfo":${endpoint.serverInfo}${endpoint.instructions}}`,
+  };
+}
+
+function ping<E extends Env>(call: Call<E>): Answer {
+  if (call.params !== undefined && !isRequestParams(call.params)) return invalidParams("Invalid ping params");
+  return { result: "{}" };
+}
+
+/** The tools array, whole: no cursor is ever issued, so any cursor is invalid. */
+function listTools<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Answer | string {
+  if (call.params !== undefined) {
+    if (!isToolsListParams(call.params)) return invalidParams("Invalid tools/list params");
+    if (call.params.cursor !== undefined) return invalidParams("Invalid cursor");
+  }
+  return `"tools":${endpoint.tools.listText}`;
+}
+
+/**
+ * `tools/call`: the arguments through the tool's generated validator, then its act.
+ *
+ * Absent `arguments` are the empty object (a tool called with no arguments). Invalid
+ * arguments are a tool result with `isError: true` and a generic text (the code and the
+ * failing keyword only in development mode); the act is not called. A throwing act is a tool
+ * result with `isError: true` too (logged with `console.error`), as MCP reports tool
+ * execution errors. Success: the act's consequence as text content, and as
+ * `structuredContent` when it is a JSON object.
+ *
+ * @returns the members of the result object (without braces), or an error answer.
+ */
+async function callTool<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Promise<Answer | string> {
+  if (!isToolsCallParams(call.params)) return invalidParams("Invalid tools/call params");
+  const tool = endpoint.tools.byName.get(call.params.name);
+  if (tool === undefined) return invalidParams(`Unknown tool: ${call.params.name}`);
+  const request = call.c.req.raw;
+  const outcome = validateAct(call.params.arguments ?? {}, tool.address.form);
+  if (!outcome.ok) {
+    endpoint.reject(request, outcome.code, outcome.reason);
+    const text = endpoint.development
+      ? `The arguments were rejected: ${outcome.code} at ${outcome.pointer ?? ""} of the input schema.`
+      : "The arguments do not match the tool's input schema; nothing was done.";
+    return errorContent(text);
+  }
+  let json: string;
+  try {
+    json = encodeConsequence(
+      await tool.address.act(outcome.value, { actor: request.headers.get("gpt-actor"), c: call.c }),
+    );
+  } catch (error) {
+    console.error(`gpt-address: the act handler of the tool "${tool.name}" threw`, error);
+    return errorContent("The act failed on the server; try again later.");
+  }
+  const structured = json.startsWith("{") ? `,"structuredContent":${json}` : "";
+  return `"content":[{"type":"text","text":${JSON.stringify(json)}}]${structured},"isError":false`;
+}
+
+function errorContent(text: string): string {
+  return `"content":[{"type":"text","text":${JSON.stringify(text)}}],"isError":true`;
+}
+
+/** Legacy results are the members in braces. */
+function legacy<E extends Env>(
+  members: (call: Call<E>, endpoint: Endpoint<E>) => Answer | string | Promise<Answer | string>,
+): Method<E> {
+  return async (call, endpoint) => {
+    const answer = await members(call, endpoint);
+    return typeof answer === "string" ? { result: `{${answer}}` } : answer;
+  };
+}
+
+/** 2026-07-28 results also carry `resultType` and the server's implementation in `_meta`. */
+function modern<E extends Env>(
+  members: (call: Call<E>, endpoint: Endpoint<E>) => Answer | string | Promise<Answer | string>,
+  cacheable: boolean,
+): Method<E> {
+  return async (call, endpoint) => {
+    const answer = await members(call, endpoint);
+    if (typeof answer !== "string") return answer;
+    const cache = cacheable ? `,"ttlMs":${endpoint.ttlMs},"cacheScope":"public"` : "";
+    return {
+      result: `{${answer}${cache},"resultType":"complete","_meta":{${JSON.stringify(SERVER_INFO_META_KEY)}:${endpoint.serverInfo}}}`,
+    };
+  };
+}
+
+/** `server/discover` (2026-07-28): the versions, capabilities and instructions of this server. */
+function discover<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Answer | string {
+  if (call.params !== undefined && !isRequestParams(call.params))
+    return invalidParams("Invalid server/discover params");
+  return `"supportedVersions":${JSON.stringify(SUPPORTED_VERSIONS)},"capabilities":${CAPABILITIES}${endpoint.instructions}`;
+}
+
+function table<E extends Env>(methods: object): ReadonlyMap<string, Method<E>> {
+  return new Map(Object.entries(methods) as [string, Method<E>][]);
+}
+
+/**
+ * The method table of every revision, by version.
+ *
+ * @returns a map from each of {@link SUPPORTED_VERSIONS} to its {@link Revision}.
+ */
+export function revisions<E extends Env>(): ReadonlyMap<ProtocolVersion, Revision<E>> {
+  const v20250618: Methods20250618<E> = {
+    initialize: legacy(initialize),
+    ping: legacy(ping),
+    "tools/list": legacy(listTools),
+    "tools/call": legacy(callTool),
+  };
+  const v20251125: Methods20251125<E> = v20250618;
+  const v20260728: Methods20260728<E> = {
+    "server/discover": modern(discover, true),
+    "tools/list": modern(listTools, true),
+    "tools/call": modern(callTool, false),
+  };
+  return new Map<ProtocolVersion, Revision<E>>([
+    ["2025-06-18", { version: "2025-06-18", modern: false, methods: table(v20250618) }],
+    ["2025-11-25", { version: "2025-11-25", modern: false, methods: table(v20251125) }],
+    ["2026-07-28", { version: "2026-07-28", modern: true, methods: table(v20260728) }],
+  ]);
+}

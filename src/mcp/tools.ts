@@ -1,0 +1,110 @@
+/**
+ * One MCP tool per address: the tool list precomputed once from the forms (as the arrival is),
+ * each `inputSchema` the very bytes of the form's `s`.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools
+ * @module
+ */
+import type { Env } from "hono";
+import type { ActContext } from "../address/address.ts";
+import type { CompiledForm } from "../address/form.ts";
+import { verificationLimits } from "../address/verification.ts";
+import { parseJson } from "../json/parse.ts";
+
+/**
+ * One address served as an MCP tool: the same form and act as its HTTP door, so that the
+ * options object given to `address()` can be given here unchanged.
+ */
+export interface McpAddress<Act, E extends Env = Env> {
+  /** The compiled form: its `s` is the tool's `inputSchema`, its validator checks `arguments`. */
+  readonly form: CompiledForm<Act>;
+  /**
+   * Performs a valid act, exactly as for `address()`: called only with arguments that passed
+   * the form's generated validator; its return value is the act's consequence (R1), sent as
+   * the tool result's `structuredContent` (when a JSON object) and as its text content.
+   */
+  readonly act: (value: Act, context: ActContext<E>) => unknown;
+  /**
+   * The tool's name. Default: the form's name. MCP tool names are 1 to 128 characters of
+   * `A-Z a-z 0-9 _ - .` (2025-11-25, server/tools, Tool Names).
+   */
+  readonly toolName?: string;
+  /**
+   * A JSON Schema of the act's consequence, declared as the tool's `outputSchema`; clients
+   * check `structuredContent` against it. Declare one only for an act whose result is
+   * always a JSON object valid against it.
+   */
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * An address of any act type, as a list of tools holds them: the form's validator decides
+ * what reaches each act, so the list need not know the act types.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: McpAddress is invariant in Act (a validator's type predicate and an act's parameter); each entry was typed where it was written.
+export type AnyMcpAddress<E extends Env = Env> = McpAddress<any, E>;
+
+/** A tool as the door serves it. */
+export interface Tool<E extends Env = Env> {
+  readonly name: string;
+  readonly address: AnyMcpAddress<E>;
+  /** The depth bound of its arguments, from its form (as for the HTTP door). */
+  readonly maxDepth: number;
+}
+
+/** The tools of one endpoint, precomputed. */
+export interface Tools<E extends Env = Env> {
+  /** By name; a `Map`, so that no name reaches `Object.prototype`. */
+  readonly byName: ReadonlyMap<string, Tool<E>>;
+  /** The JSON text of the `tools` array of a `tools/list` result, in the order given. */
+  readonly listText: string;
+  /** The deepest nesting any tool's arguments may have, counting from the arguments object. */
+  readonly maxDepth: number;
+}
+
+/** MCP's tool-name rule (2025-11-25, server/tools, Tool Names). */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/**
+ * Precomputes the tools of an endpoint from its addresses, in the order given.
+ *
+ * Each tool is `{name, title, description, inputSchema}` with `title` the form's `s.title`
+ * (when a string), `description` its `p`, and `inputSchema` the text of `s` cut from the
+ * arrival document, so that the bytes are those GET serves.
+ *
+ * @throws {TypeError} when a name breaks MCP's rule or is given twice, or when a form's `s`
+ *   is not an object schema (`"type": "object"`, required of an MCP `inputSchema`).
+ */
+export function prepareTools<E extends Env>(addresses: readonly AnyMcpAddress<E>[]): Tools<E> {
+  const byName = new Map<string, Tool<E>>();
+  const entries: string[] = [];
+  let maxDepth = 1;
+  for (const address of addresses) {
+    const { form } = address;
+    const name = address.toolName ?? form.name;
+    if (!TOOL_NAME.test(name)) throw new TypeError(`mcp(): the tool name ${JSON.stringify(name)} breaks ${TOOL_NAME}`);
+    if (byName.has(name)) throw new TypeError(`mcp(): two tools are named ${JSON.stringify(name)}`);
+    const arrival = parseJson(new TextEncoder().encode(form.arrival), { maxDepth: 256 }) as {
+      p: string;
+      s: Record<string, unknown>;
+    };
+    const s = arrival.s;
+    if (s === null || typeof s !== "object" || s.type !== "object") {
+      throw new TypeError(`mcp(): the form "${form.name}" is not an object schema ("type": "object"), as MCP requires`);
+    }
+    // The arrival text is JSON.stringify of the parsed form file, so s's text is a slice of it.
+    const inputSchema = JSON.stringify(s);
+    if (!form.arrival.includes(`"s":${inputSchema}`)) {
+      throw new TypeError(`mcp(): the arrival of "${form.name}" is not in its canonical form`);
+    }
+    const limits = verificationLimits(form, {}, "mcp()");
+    maxDepth = Math.max(maxDepth, limits.maxDepth);
+    const title = typeof s.title === "string" ? `"title":${JSON.stringify(s.title)},` : "";
+    const output = address.outputSchema === undefined ? "" : `,"outputSchema":${JSON.stringify(address.outputSchema)}`;
+    entries.push(
+      `{"name":${JSON.stringify(name)},${title}"description":${JSON.stringify(arrival.p)},"inputSchema":${inputSchema}${output}}`,
+    );
+    byName.set(name, { name, address, maxDepth: limits.maxDepth });
+  }
+  return { byName, listText: `[${entries.join(",")}]`, maxDepth };
+}
