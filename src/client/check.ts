@@ -307,7 +307,9 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
         continue;
       }
       const acted = answer.status >= 200 && answer.status < 300 && answer.status !== 204;
-      if (answer.status !== 204 || answer.body.length > 0) refusals.push(`${id} → ${answer.status}`);
+      if (!acted && (answer.status !== 204 || answer.body.length > 0)) {
+        refusals.push(`${id} → ${answer.status}${answer.body.length > 0 ? ` with ${answer.body.length} bytes` : ""}`);
+      }
       add(
         id,
         meta.requirement,
