@@ -161,6 +161,8 @@ export interface ModelActOptions extends ActOptions {
   readonly profile?: ActorProfile;
   /** New attempts after a local failure (default 2), each told the failure. */
   readonly retries?: number;
+  /** Called once the form is projected, before the first attempt, with what the projection changed. */
+  readonly onProjection?: (warnings: readonly ClientWarning[]) => void;
   /** Called after each attempt (a progress line, `--verbose`). */
   readonly onAttempt?: (attempt: Attempt, index: number) => void;
   readonly signal?: AbortSignal;
@@ -188,6 +190,7 @@ export async function actWithModel(url: string, client: ModelClient, options: Mo
   const projection = options.profile
     ? projectForm(s, options.profile)
     : { schema: s as Record<string, unknown>, warnings: [] };
+  options.onProjection?.(projection.warnings);
   const messages: ChatMessage[] = [
     ...m.filter((message) => message.role === "user" || message.role === "assistant"),
     { role: "user", content: options.prompt },
