@@ -148,7 +148,7 @@ export async function actWithBody(url: string, bytes: Uint8Array, options: ActOp
   const failure = checkLocally(bytes, validator);
   const answer =
     failure === null || options.force
-      ? await postAct(arrival, bytes, { actor: "gpt-address act --body", ...options })
+      ? await postAct(arrival, bytes, { ...options, actor: options.actor ?? "gpt-address act --body" })
       : undefined;
   return { arrival, bytes, failure, answer, attempts: [], warnings: [] };
 }
@@ -226,6 +226,6 @@ export async function actWithModel(url: string, client: ModelClient, options: Mo
     );
   }
   const actor = `${client.provider} ${client.modelId.split("/").pop()}; via=gpt-address`;
-  const answer = failure === null || options.force ? await postAct(arrival, bytes, { actor, ...options }) : undefined;
+  const answer = failure === null || options.force ? await postAct(arrival, bytes, { ...options, actor: options.actor ?? actor }) : undefined;
   return { arrival, bytes, failure, answer, attempts, warnings: projection.warnings };
 }
