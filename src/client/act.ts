@@ -226,6 +226,9 @@ export async function actWithModel(url: string, client: ModelClient, options: Mo
     );
   }
   const actor = `${client.provider} ${client.modelId.split("/").pop()}; via=gpt-address`;
-  const answer = failure === null || options.force ? await postAct(arrival, bytes, { ...options, actor: options.actor ?? actor }) : undefined;
+  const answer =
+    failure === null || options.force
+      ? await postAct(arrival, bytes, { ...options, actor: options.actor ?? actor })
+      : undefined;
   return { arrival, bytes, failure, answer, attempts, warnings: projection.warnings };
 }
