@@ -1,9 +1,11 @@
 /**
- * `npm run build`: forms/ → examples/pages/generated/ (the form modules), src/mcp/messages/ →
+ * `npm run build`: forms/ → examples/pages/generated/ (the form modules, each form linted first:
+ * an error-level finding fails the build), src/mcp/messages/ →
  * src/mcp/generated/ (the MCP door's message validators, part of the library), wrangler.toml →
  * worker-configuration.d.ts (`wrangler types`: the Workers runtime types and the example
  * worker's `Env`, which `tsc -p tsconfig.json` reads), then the library → dist/ (ESM + .d.ts
- * for the entries `gpt-address` and `gpt-address/compile`, dist/ emptied first). All four
+ * for the entries `gpt-address`, `gpt-address/compile`, `gpt-address/lint` and the `gpt-address`
+ * bin, dist/ emptied first). All four
  * outputs are generated, never committed (.gitignore).
  *
  * `--forms-only` stops before `wrangler types` and dist/; `--lib-only` (the `prepare` script, run by
@@ -20,7 +22,16 @@ import { wranglerSync } from "./wrangler.ts";
 const root = join(import.meta.dirname, "..");
 if (!process.argv.includes("--lib-only")) {
   try {
-    const built = await buildForms({ root, outDir: "examples/pages/generated", typesFrom: "../../../src/index.ts" });
+    const built = await buildForms({
+      root,
+      outDir: "examples/pages/generated",
+      typesFrom: "../../../src/index.ts",
+      // The form linter (gpt-address lint): warnings print, an error fails the build.
+      onLint(file, findings) {
+        for (const finding of findings)
+          console.error(`${file}#${finding.pointer}: ${finding.severity}: ${finding.message} (${finding.rule})`);
+      },
+    });
     for (const form of built) {
       console.log(
         `built ${form.file} → ${form.module} (${form.arrivalBytes} bytes on GET, maxDepth ${form.maxDepth ?? "unbounded"})`,

@@ -11,13 +11,18 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { type AddressOptions, address } from "../../src/address/address.ts";
+import { NO_SCRIPT_POLICY_FIELD } from "../../src/address/content-security-policy.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
+import { prefersHtml } from "../../src/address/negotiate.ts";
+import type { RateLimit } from "../../src/address/rate-limit.ts";
 import { type McpOptions, mcp } from "../../src/mcp/mcp.ts";
 import type { AnyMcpAddress, McpAddress } from "../../src/mcp/tools.ts";
 import type { Act as FeedbackAct } from "./generated/feedback.js";
 import { forms } from "./generated/forms.js";
 import { form, type Act as PageAct } from "./generated/page.js";
-import { PAGE_CONTENT_SECURITY_POLICY, renderPage } from "./render.ts";
+import { type IndexEntry, renderIndex } from "./index-page.ts";
+import { type Operations, operations } from "./limits.ts";
+import { renderPage } from "./render.ts";
 import type { PageStore } from "./store.ts";
 
 /** What a published page's act answers (R1). */
@@ -65,6 +70,12 @@ const FEEDBACK_RECEIVED_SCHEMA = {
 export interface ExampleOptions {
   /** Options of the MCP endpoint at `/mcp` (DNS-rebinding protection: loopback hosts by default). */
   readonly mcp?: McpOptions;
+  /** The runtime's rate limits, shared by every address and both doors (docs/operations.md). None when absent. */
+  readonly rateLimit?: RateLimit;
+  /** Where log lines go and the counters they feed. Default: JSON lines on `console.log`. */
+  readonly ops?: Operations;
+  /** Whether `/metrics` serves the counters (Prometheus text), or a test per request. Default off. */
+  readonly metrics?: boolean | ((c: Context) => boolean);
 }
 
 /**
@@ -80,8 +91,21 @@ export interface ExampleOptions {
  */
 export function createExampleApp(store: (c: Context) => PageStore, options: ExampleOptions = {}): Hono {
   const app = new Hono();
+  const index = renderIndex(Object.values(forms as Record<string, CompiledForm>).map(indexEntry));
+  const ops = options.ops ?? operations();
+  const { rateLimit } = options;
 
-  app.get("/", function index(c) {
+  app.get("/", function listing(c) {
+    if (prefersHtml(c.req.header("accept") ?? null)) {
+      return new Response(index, {
+        headers: {
+          "Content-Type": "text/html; charset=utf-8",
+          "Content-Security-Policy": NO_SCRIPT_POLICY_FIELD,
+          "X-Content-Type-Options": "nosniff",
+          Vary: "Accept",
+        },
+      });
+    }
     const lines = Object.keys(forms).map((name) => {
       const here = new URL(`/${name}`, c.req.url).href;
       const what =
@@ -91,12 +115,13 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
       return `${here}\n  ${what}\n`;
     });
     const tools = `${new URL("/mcp", c.req.url).href}\n  the same addresses as MCP tools (Streamable HTTP).\n`;
+    c.header("Vary", "Accept");
     return c.text(`GPT addresses on this server:\n\n${lines.join("\n")}\n${tools}`);
   });
 
   // Each address once: its options serve the HTTP door at /<name>, and are its tool at /mcp.
   function serve<Act>(options: AddressOptions<Act> & McpAddress<Act>): AnyMcpAddress {
-    app.route(`/${options.form.name}`, address(options));
+    app.route(`/${options.form.name}`, address({ rateLimit, onLog: ops.onLog, ...options }));
     return options;
   }
   const tools = [
@@ -129,9 +154,20 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
       title: "gpt-address example",
       instructions:
         "Each tool is a GPT address of this server. Call it with arguments that validate against its inputSchema: arguments that do not are refused and nothing is done.",
+      // The same budget per client as the HTTP door, and the same log.
+      rateLimit,
+      onLog: ops.onLog,
       ...options.mcp,
     }),
   );
+
+  const metrics = options.metrics ?? false;
+  if (metrics !== false) {
+    app.get("/metrics", function counters(c) {
+      if (metrics !== true && !metrics(c)) return c.text("Not Found", 404);
+      return c.text(ops.counters.prometheus(), 200, { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" });
+    });
+  }
 
   app.get("/pages/:id", async function storedPage(c) {
     const id = c.req.param("id");
@@ -140,7 +176,7 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
     return new Response(html, {
       headers: {
         "Content-Type": "text/html; charset=utf-8",
-        "Content-Security-Policy": `${PAGE_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
+        "Content-Security-Policy": NO_SCRIPT_POLICY_FIELD,
         "X-Content-Type-Options": "nosniff",
         "Cache-Control": "public, max-age=3600",
       },
@@ -148,4 +184,14 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
   });
 
   return app;
+}
+
+/** The index line of a form: its path, and `s.title` and `s.description` from its arrival. */
+function indexEntry(form: CompiledForm): IndexEntry {
+  const { s } = JSON.parse(form.arrival) as { s: { title?: unknown; description?: unknown } };
+  return {
+    path: `/${form.name}`,
+    title: typeof s.title === "string" ? s.title : form.name,
+    ...(typeof s.description === "string" ? { description: s.description } : {}),
+  };
 }

@@ -1,15 +1,22 @@
 /**
  * Bun entry (`Bun.serve`): serves the example addresses on 127.0.0.1:`PORT` (default 8790),
  * storing pages in SQLite (`bun:sqlite`) at `PAGES_DB` (default `pages.sqlite`).
- * Run with `npm run serve:bun`.
+ * Run with `npm run serve:bun`. Rate limits per client (`RATE_LIMIT`, `TRUSTED_PROXIES`) and
+ * `/metrics` (`METRICS=on`): docs/operations.md. Bun closes a connection idle for 10 s.
  *
  * @module
  */
 import { Database } from "bun:sqlite";
+import { getConnInfo } from "hono/bun";
 import { createExampleApp } from "./app.ts";
+import { rateLimitSetting, trustedProxies } from "./limits.ts";
+import { memoryRateLimit } from "./memory-rate-limit.ts";
 import { SqlitePageStore } from "./stores/sqlite.ts";
 
-const store = new SqlitePageStore(new Database(Bun.env.PAGES_DB ?? "pages.sqlite"));
-const app = createExampleApp(() => store);
-const server = Bun.serve({ hostname: "127.0.0.1", port: Number(Bun.env.PORT ?? 8790), fetch: app.fetch });
+const { env } = Bun;
+const store = new SqlitePageStore(new Database(env.PAGES_DB ?? "pages.sqlite"));
+const limits = rateLimitSetting(env.RATE_LIMIT);
+const rateLimit = memoryRateLimit(limits, (c) => getConnInfo(c).remote.address, trustedProxies(env.TRUSTED_PROXIES));
+const app = createExampleApp(() => store, { rateLimit, metrics: env.METRICS === "on" });
+const server = Bun.serve({ hostname: "127.0.0.1", port: Number(env.PORT ?? 8790), fetch: app.fetch });
 console.log(`listening on http://127.0.0.1:${server.port}/`);

@@ -3,15 +3,22 @@
  * Deno KV (`Deno.openKv`, which needs `--unstable-kv` locally). Locally it listens on
  * 127.0.0.1:`PORT` (default 8789) and keeps KV at `DENO_KV_PATH` (default: Deno's own
  * location for this script); on Deno Deploy the platform picks the port and the KV.
- * Run with `npm run serve:deno`.
+ * Run with `npm run serve:deno`. Rate limits per client (`RATE_LIMIT`, `TRUSTED_PROXIES`) and
+ * `/metrics` (`METRICS=on`): docs/operations.md.
  *
  * @module
  */
+import { getConnInfo } from "hono/deno";
 import { createExampleApp } from "./app.ts";
+import { rateLimitSetting, trustedProxies } from "./limits.ts";
+import { memoryRateLimit } from "./memory-rate-limit.ts";
 import { DenoKvPageStore } from "./stores/deno-kv.ts";
 
-const store = new DenoKvPageStore(await Deno.openKv(Deno.env.get("DENO_KV_PATH")));
-const app = createExampleApp(() => store);
+const env = (name: string) => Deno.env.get(name);
+const store = new DenoKvPageStore(await Deno.openKv(env("DENO_KV_PATH")));
+const proxies = trustedProxies(env("TRUSTED_PROXIES"));
+const rateLimit = memoryRateLimit(rateLimitSetting(env("RATE_LIMIT")), (c) => getConnInfo(c).remote.address, proxies);
+const app = createExampleApp(() => store, { rateLimit, metrics: env("METRICS") === "on" });
 if (Deno.env.get("DENO_DEPLOYMENT_ID") !== undefined) {
   Deno.serve(app.fetch);
 } else {

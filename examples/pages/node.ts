@@ -1,17 +1,30 @@
 /**
  * Node entry (@hono/node-server): serves the example addresses on 127.0.0.1:`PORT`
  * (default 8788), storing pages in SQLite (`node:sqlite`) at `PAGES_DB` (default
- * `pages.sqlite`; `:memory:` keeps nothing). Run with `npm run serve:node`.
+ * `pages.sqlite`; `:memory:` keeps nothing). Run with `npm run serve:node`. Rate limits per
+ * client (`RATE_LIMIT`, `TRUSTED_PROXIES`) and `/metrics` (`METRICS=on`): docs/operations.md.
+ *
+ * The server's own timeouts close slow clients that the address never sees: header fields
+ * must arrive within 5 s and the whole request within 15 s (the address's body deadline, 5 s,
+ * answers first), checked every second (Node's default check interval, 30 s, lets a client
+ * sending one header byte a second live that long).
  *
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
 import { serve } from "@hono/node-server";
+import { getConnInfo } from "@hono/node-server/conninfo";
 import { createExampleApp } from "./app.ts";
+import { rateLimitSetting, trustedProxies } from "./limits.ts";
+import { memoryRateLimit } from "./memory-rate-limit.ts";
 import { SqlitePageStore } from "./stores/sqlite.ts";
 
-const store = new SqlitePageStore(new DatabaseSync(process.env.PAGES_DB ?? "pages.sqlite"));
-const app = createExampleApp(() => store);
-serve({ fetch: app.fetch, hostname: "127.0.0.1", port: Number(process.env.PORT ?? 8788) }, (info) => {
+const { env } = process;
+const store = new SqlitePageStore(new DatabaseSync(env.PAGES_DB ?? "pages.sqlite"));
+const limits = rateLimitSetting(env.RATE_LIMIT);
+const rateLimit = memoryRateLimit(limits, (c) => getConnInfo(c).remote.address, trustedProxies(env.TRUSTED_PROXIES));
+const app = createExampleApp(() => store, { rateLimit, metrics: env.METRICS === "on" });
+const serverOptions = { headersTimeout: 5_000, requestTimeout: 15_000, connectionsCheckingInterval: 1_000 };
+serve({ fetch: app.fetch, hostname: "127.0.0.1", port: Number(env.PORT ?? 8788), serverOptions }, (info) => {
   console.log(`listening on http://127.0.0.1:${info.port}/`);
 });

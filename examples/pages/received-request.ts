@@ -10,8 +10,16 @@
  * Workers have no such proxy, so the example worker does this only when its
  * `DRAIN_REQUEST_BODIES` variable is `"true"`, which `npm start` passes to `wrangler dev`.
  *
+ * The drain keeps the address's body deadline: a body still arriving after
+ * {@link DEFAULT_BODY_DEADLINE_MS} is cancelled and passed on as a failed body. What it cannot
+ * keep is the end of a chunked body: `wrangler dev`'s proxy delivers a chunked body cut off
+ * before its last chunk as if it had ended (docs/operations.md), so no code in the worker can
+ * tell it from a whole one; deployed Workers and workerd alone fail such a body.
+ *
  * @module
  */
+
+import { DEFAULT_BODY_DEADLINE_MS } from "../../src/body/read-body.ts";
 
 /** The most bytes kept of one body; the rest of a larger one is read and thrown away: 64 MiB. */
 export const DRAIN_LIMIT_BYTES = 64 * 1_048_576;
@@ -20,17 +28,24 @@ export const DRAIN_LIMIT_BYTES = 64 * 1_048_576;
  * Reads the whole body of `request` and returns a request with the same method, URL and
  * header fields whose body is the bytes received (the first {@link DRAIN_LIMIT_BYTES} of
  * them). A request without a body is returned as it is. A body whose upload fails yields a
- * request whose body fails the same way, so the address rejects it as it would have.
+ * request whose body fails the same way, so the address rejects it as it would have; so does a
+ * body that has not ended within `deadlineMs` (default {@link DEFAULT_BODY_DEADLINE_MS}).
  */
-export async function receivedRequest(request: Request): Promise<Request> {
+export async function receivedRequest(request: Request, deadlineMs = DEFAULT_BODY_DEADLINE_MS): Promise<Request> {
   if (request.body === null) return request;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let kept = 0;
   let failure: unknown;
+  let late: Error | undefined;
+  const timer = setTimeout(() => {
+    late = new Error(`the body did not arrive within ${deadlineMs} ms`);
+    reader.cancel(late).catch(() => {});
+  }, deadlineMs);
   try {
     for (;;) {
       const { done, value } = await reader.read();
+      if (late !== undefined) throw late;
       if (done) break;
       if (kept + value.byteLength <= DRAIN_LIMIT_BYTES) {
         chunks.push(value);
@@ -38,7 +53,9 @@ export async function receivedRequest(request: Request): Promise<Request> {
       }
     }
   } catch (error) {
-    failure = error;
+    failure = late ?? error;
+  } finally {
+    clearTimeout(timer);
   }
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -5,6 +5,7 @@
  */
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
+import { NO_SCRIPT_POLICY } from "../../src/address/content-security-policy.ts";
 
 /** A mark of a span, as the form enumerates them. */
 export type Mark = "bold" | "italic" | "code" | "strike";
@@ -44,10 +45,6 @@ export interface PageDocument {
   readonly blocks: readonly Block[];
 }
 
-/** Served with every stored page, in a `<meta>` and as a response field. */
-export const PAGE_CONTENT_SECURITY_POLICY =
-  "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; form-action 'none'";
-
 const STYLE = `body{font:17px/1.6 Georgia,serif;max-width:42rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
 code{font:14px ui-monospace,monospace;background:#f1f1f1;padding:0 .2em}footer{margin-top:3rem;font:13px system-ui,sans-serif;color:#666}`;
 
@@ -78,13 +75,34 @@ function list(l: List): Html {
   return l.ordered ? html`<ol>${items}</ol>` : html`<ul>${items}</ul>`;
 }
 
-function block(b: Block): Html {
+/**
+ * The `<h2>`–`<h4>` rank of each heading: level n is rank n + 1 below the page's own `<h1>`,
+ * but never more than one rank below the heading before it, so the outline skips no rank
+ * (WCAG 1.3.1; a page may well start at level 2).
+ */
+function headingRanks(blocks: readonly Block[]): Map<Block, number> {
+  const ranks = new Map<Block, number>();
+  let last = 1;
+  for (const b of blocks) {
+    if (b.type !== "heading") continue;
+    last = Math.min(Math.max(b.level, 1) + 1, last + 1, 4);
+    ranks.set(b, last);
+  }
+  return ranks;
+}
+
+function block(b: Block, ranks: Map<Block, number>): Html {
   switch (b.type) {
     case "heading":
-      // The page title is the only <h1>; heading levels 1–3 become <h2>–<h4>.
-      if (b.level <= 1) return html`<h2>${spans(b.spans)}</h2>\n`;
-      if (b.level === 2) return html`<h3>${spans(b.spans)}</h3>\n`;
-      return html`<h4>${spans(b.spans)}</h4>\n`;
+      // The page title is the only <h1>.
+      switch (ranks.get(b)) {
+        case 2:
+          return html`<h2>${spans(b.spans)}</h2>\n`;
+        case 3:
+          return html`<h3>${spans(b.spans)}</h3>\n`;
+        default:
+          return html`<h4>${spans(b.spans)}</h4>\n`;
+      }
     case "paragraph":
       return html`<p>${spans(b.spans)}</p>\n`;
     case "list":
@@ -100,20 +118,23 @@ function block(b: Block): Html {
  * @returns the HTML document, to be served as `text/html; charset=utf-8`.
  */
 export function renderPage(page: PageDocument): string {
+  const ranks = headingRanks(page.blocks);
   const document = html`<!doctype html>
 <html lang="und">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${PAGE_CONTENT_SECURITY_POLICY}">
+<meta http-equiv="Content-Security-Policy" content="${NO_SCRIPT_POLICY}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${page.title}</title>
 <style>${STYLE}</style>
 </head>
 <body>
+<main>
 <article>
 <h1>${page.title}</h1>
-${page.blocks.map(block)}</article>
+${page.blocks.map((b) => block(b, ranks))}</article>
+</main>
 <footer>Published through a GPT address. The text above was written by whoever posted it.</footer>
 </body>
 </html>

@@ -7,10 +7,13 @@
 import type { Context, Env } from "hono";
 import { Hono } from "hono";
 import { encodeConsequence } from "./act.ts";
+import type { ActLogCode, ActLogEntry } from "./act-log.ts";
+import { admitPin, admitRate, emitLog, type Refused } from "./admission.ts";
 import { type HeaderList, prepareArrival } from "./arrival.ts";
 import type { CompiledForm } from "./form.ts";
+import type { RateLimit } from "./rate-limit.ts";
 import { problemStatus, type Rejection, type RejectionCode } from "./rejection.ts";
-import { verificationLimits, verifyAct } from "./verification.ts";
+import { receiveAct, verificationLimits, verifyBytes } from "./verification.ts";
 
 export { DEFAULT_CACHE_CONTROL } from "./arrival.ts";
 export { DEFAULT_MAX_BYTES } from "./verification.ts";
@@ -63,6 +66,24 @@ export interface AddressOptions<Act, E extends Env = Env> {
    * Never turn it on for a public address: reasons help an actor shape a body that passes.
    */
   readonly development?: boolean;
+  /**
+   * Rate limits by client (draft: Denial of Service): separate limiters for arrivals and acts.
+   * A limited request is answered 429 with `Retry-After` (never 204, which means the value was
+   * wrong), an act before its body is read. None by default. See {@link RateLimit}.
+   */
+  readonly rateLimit?: RateLimit<E>;
+  /**
+   * The time an act's whole body may take to arrive, in milliseconds; a body still arriving
+   * then is rejected (`body-deadline`) and its connection closed. Default 5 s.
+   */
+  readonly bodyDeadlineMs?: number;
+  /**
+   * Called once per act (200), per rejected act (204), per refused request (429, 412) and per
+   * fault (500) with one structured entry: never the body or a value from it. Exceptions it
+   * throws are logged and otherwise ignored. None by default; `(e) => console.log(formatActLog(e))`
+   * writes JSON lines (Workers Logs and `wrangler tail` show them).
+   */
+  readonly onLog?: (entry: ActLogEntry) => void;
 }
 
 const ALLOW = "GET, HEAD, POST, OPTIONS";
@@ -102,7 +123,7 @@ const ALLOW = "GET, HEAD, POST, OPTIONS";
  * ```
  */
 export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E>): Hono<E> {
-  const { form, act, onReject, gptType, cacheControl, development = false } = options;
+  const { form, act, onReject, onLog, rateLimit, gptType, cacheControl, development = false } = options;
   // Development mode (X3) names the line and column of a syntax error, at the cost of a pass over the body.
   const limits = { ...verificationLimits(form, options), lineColumn: development };
   // Precomputed once: GET does header matching and nothing else (S4).
@@ -111,7 +132,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     ["Allow", ALLOW],
     ["Access-Control-Allow-Origin", "*"],
     ["Access-Control-Allow-Methods", ALLOW],
-    ["Access-Control-Allow-Headers", "Content-Type, GPT-Actor, If-None-Match"],
+    ["Access-Control-Allow-Headers", "Content-Type, GPT-Actor, If-None-Match, If-Match"],
     ["Access-Control-Max-Age", "86400"],
   ];
   // nosniff: an act's answer may echo the actor's text, and a browser can be made to POST a
@@ -126,6 +147,46 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     ["Cache-Control", "no-store"],
     ["Access-Control-Allow-Origin", "*"],
   ];
+  // A body left unread (refused before reading, or given up on) must not keep the connection:
+  // runtimes that would go on reading it (Bun) close it when the answer says so (RFC 9112 §9.6).
+  // Every rejected act says so, read or not, so that the fields never tell the stage (R2).
+  const unreadHeaders: HeaderList = [...emptyHeaders, ["Connection", "close"]];
+
+  /** Answers a request refused before its body was read: 429 with `Retry-After`, or 412. */
+  function refuse(refused: Refused, unreadBody: boolean): Response {
+    const headers = unreadBody ? unreadHeaders : emptyHeaders;
+    if (refused.status === 412) return new Response(null, { status: 412, headers });
+    return new Response(null, {
+      status: 429,
+      headers: [
+        ["Retry-After", String(refused.retryAfterSeconds)],
+        ["Access-Control-Expose-Headers", "Retry-After"],
+        ...headers,
+      ],
+    });
+  }
+
+  function log(c: Context<E>, started: number, status: number, code: ActLogCode | null, bytes: number | null) {
+    const request = c.req.raw;
+    emitLog(onLog, {
+      started,
+      address: form.name,
+      door: "http",
+      method: request.method,
+      status,
+      code,
+      bytes,
+      actor: request.headers.get("gpt-actor"),
+    });
+  }
+
+  async function limitedArrival(c: Context<E>): Promise<Response> {
+    const started = Date.now();
+    const refused = await admitRate(c, "arrival", rateLimit, form.name);
+    if (refused === null) return arrival.answer(c.req.raw);
+    log(c, started, refused.status, refused.code, null);
+    return refuse(refused, false);
+  }
 
   function reject(request: Request, code: RejectionCode, reason: string): Response {
     if (onReject !== undefined) {
@@ -143,7 +204,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
         headers: [["Content-Type", "application/problem+json"], ["X-Content-Type-Options", "nosniff"], ...emptyHeaders],
       });
     }
-    return new Response(null, { status: 204, headers: emptyHeaders });
+    return new Response(null, { status: 204, headers: unreadHeaders });
   }
 
   /** A server fault (a throwing act, or a bug in a stage): logged, 500, never a rejection. */
@@ -153,25 +214,47 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
   }
 
   async function perform(c: Context<E>): Promise<Response> {
+    const started = Date.now();
+    const request = c.req.raw;
     try {
-      return await verify(c);
+      // Limits and the pin come before the body: a refused act costs no read.
+      const refused =
+        (await admitRate(c, "act", rateLimit, form.name)) ?? admitPin(request.headers.get("if-match"), form);
+      if (refused !== null) {
+        void request.body?.cancel().catch(() => {}); // not awaited: see readBody
+        log(c, started, refused.status, refused.code, null);
+        return refuse(refused, request.body !== null);
+      }
+      return await verify(c, started);
     } catch (error) {
       // Only an unexpected exception gets here: every rejection returned 204 already. Failing
       // with 500 keeps an unchecked body from reaching the act (V4).
+      log(c, started, 500, "fault", null);
       return fault("verification", error);
     }
   }
 
-  async function verify(c: Context<E>): Promise<Response> {
+  async function verify(c: Context<E>, started: number): Promise<Response> {
     const request = c.req.raw;
-    const outcome = await verifyAct(request, form, limits);
-    if (!outcome.ok) return reject(request, outcome.code, outcome.reason);
+    const received = await receiveAct(request, limits);
+    if (!received.ok) {
+      log(c, started, development ? problemStatus(received.code).status : 204, received.code, null);
+      return reject(request, received.code, received.reason);
+    }
+    const bytes = received.value.byteLength;
+    const outcome = verifyBytes(received.value, form, limits);
+    if (!outcome.ok) {
+      log(c, started, development ? problemStatus(outcome.code).status : 204, outcome.code, bytes);
+      return reject(request, outcome.code, outcome.reason);
+    }
     let body: string;
     try {
       body = encodeConsequence(await act(outcome.value, { actor: request.headers.get("gpt-actor"), c }));
     } catch (error) {
+      log(c, started, 500, "fault", bytes);
       return fault("the act handler", error);
     }
+    log(c, started, 200, null, bytes);
     return new Response(body, { status: 200, headers: actHeaders });
   }
 
@@ -180,7 +263,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     switch (c.req.method) {
       case "GET":
       case "HEAD":
-        return arrival.answer(c.req.raw);
+        return rateLimit?.arrival === undefined ? arrival.answer(c.req.raw) : limitedArrival(c);
       case "POST":
         return perform(c);
       case "OPTIONS":

@@ -20,10 +20,6 @@ export const DEFAULT_CACHE_CONTROL = "public, max-age=300, stale-while-revalidat
 /** `Cache-Control` of the HTML page for people: not for shared caches, which may ignore `Vary`. */
 const PAGE_CACHE_CONTROL = "private, max-age=300";
 
-/** The page's policy as a response field too (`frame-ancestors` only works as a field). */
-const PAGE_CONTENT_SECURITY_POLICY =
-  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
 /** A list of response fields, name and value; a fresh `Headers` is built from it per answer. */
 export type HeaderList = [string, string][];
 
@@ -89,7 +85,7 @@ export function prepareArrival(form: CompiledForm, options: ArrivalOptions = {})
   const pageNotModified: HeaderList = [["ETag", form.pageEtag], ["Cache-Control", PAGE_CACHE_CONTROL], ...common];
   const pageHeaders: HeaderList = [
     ["Content-Type", "text/html; charset=utf-8"],
-    ["Content-Security-Policy", PAGE_CONTENT_SECURITY_POLICY],
+    ["Content-Security-Policy", form.pageContentSecurityPolicy],
     ["X-Content-Type-Options", "nosniff"],
     ...pageNotModified,
   ];

@@ -28,6 +28,11 @@ export interface CompiledForm<Act = unknown> {
   /** Strong entity-tag of the UTF-8 bytes of {@link page}, quoted. */
   readonly pageEtag: string;
   /**
+   * The `Content-Security-Policy` field of {@link page}: its one inline script allowed by hash,
+   * `fetch` to its own origin only, nothing loaded, no framing.
+   */
+  readonly pageContentSecurityPolicy: string;
+  /**
    * The generated validator for `s`: true when `value` is valid against the form.
    * Never throws; never mutates `value`.
    */

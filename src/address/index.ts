@@ -6,7 +6,17 @@
  * @module
  */
 export { encodeConsequence } from "./act.ts";
+export {
+  ACTOR_LOG_LENGTH,
+  ActCounters,
+  type ActLogCode,
+  type ActLogEntry,
+  type Door,
+  formatActLog,
+  sanitizeActor,
+} from "./act-log.ts";
 export { type ActContext, type AddressOptions, address } from "./address.ts";
+export { admitPin, admitRate, emitLog, type Refused } from "./admission.ts";
 export {
   type Arrival,
   type ArrivalOptions,
@@ -15,6 +25,16 @@ export {
   prepareArrival,
 } from "./arrival.ts";
 export type { CompiledForm } from "./form.ts";
+export { satisfiesIfMatch } from "./precondition.ts";
+export {
+  forwardedClient,
+  type RateLimit,
+  type RateLimitBinding,
+  type RateLimiter,
+  type RateLimitOutcome,
+  rateLimitKey,
+  workersRateLimiter,
+} from "./rate-limit.ts";
 export type { Rejection, RejectionCode } from "./rejection.ts";
 export {
   DEFAULT_MAX_BYTES,

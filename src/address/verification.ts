@@ -20,7 +20,7 @@
 
 import { BodyReadError } from "../body/body-read-error.ts";
 import { ContentTooLargeError } from "../body/content-too-large-error.ts";
-import { readBody } from "../body/read-body.ts";
+import { DEFAULT_BODY_DEADLINE_MS, readBody } from "../body/read-body.ts";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../json/parse.ts";
 import type { CompiledForm } from "./form.ts";
@@ -35,6 +35,8 @@ export interface VerificationLimits {
   readonly maxBytes: number;
   /** The most arrays and objects the value may nest, counting the root (V2). */
   readonly maxDepth: number;
+  /** The time the whole body may take to arrive, in milliseconds (`readBody`'s `deadlineMs`). */
+  readonly bodyDeadlineMs: number;
   /**
    * When true, a syntax refusal's `reason` names the line and column as well as the byte
    * offset. It costs a pass over the body, so only development mode (X3) asks for it.
@@ -74,6 +76,11 @@ export interface VerificationLimitOptions {
    * bound (`form.maxDepth`), or {@link DEFAULT_MAX_DEPTH} when the form admits unbounded nesting.
    */
   readonly maxDepth?: number;
+  /**
+   * The time the whole body may take to arrive, in milliseconds (a positive number; `Infinity`
+   * for none). Default {@link DEFAULT_BODY_DEADLINE_MS}, 5 s.
+   */
+  readonly bodyDeadlineMs?: number;
 }
 
 /**
@@ -83,7 +90,8 @@ export interface VerificationLimitOptions {
  * @param options - {@link VerificationLimitOptions}.
  * @param who - the caller named in the error message (`"address()"`, `"mcp()"`).
  * @returns the resolved {@link VerificationLimits}.
- * @throws {RangeError} when `maxBytes` or `maxDepth` is not a non-negative safe integer.
+ * @throws {RangeError} when `maxBytes` or `maxDepth` is not a non-negative safe integer, or
+ *   `bodyDeadlineMs` not a positive number.
  */
 export function verificationLimits(
   form: Pick<CompiledForm, "maxDepth">,
@@ -93,6 +101,7 @@ export function verificationLimits(
   return {
     maxBytes: limit(who, "maxBytes", options.maxBytes ?? DEFAULT_MAX_BYTES),
     maxDepth: limit(who, "maxDepth", options.maxDepth ?? form.maxDepth ?? DEFAULT_MAX_DEPTH),
+    bodyDeadlineMs: deadline(who, options.bodyDeadlineMs ?? DEFAULT_BODY_DEADLINE_MS),
   };
 }
 
@@ -114,7 +123,7 @@ export function verificationLimits(
  */
 export async function receiveAct(
   request: Request,
-  limits: Pick<VerificationLimits, "maxBytes">,
+  limits: Pick<VerificationLimits, "maxBytes"> & { readonly bodyDeadlineMs?: number },
 ): Promise<Verification<Uint8Array>> {
   const coding = request.headers.get("content-encoding");
   if (!onlyCodings(coding, "identity")) {
@@ -127,7 +136,10 @@ export async function receiveAct(
     return refuse("transfer-encoding", `Transfer-Encoding ${JSON.stringify(transfer)}`);
   }
   try {
-    return { ok: true, value: await readBody(request, { maxBytes: limits.maxBytes }) };
+    return {
+      ok: true,
+      value: await readBody(request, { maxBytes: limits.maxBytes, deadlineMs: limits.bodyDeadlineMs }),
+    };
   } catch (error) {
     if (error instanceof ContentTooLargeError || error instanceof BodyReadError) {
       return refuse(error.code, error.message);
@@ -241,5 +253,10 @@ function limit(who: string, name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new RangeError(`${who}: ${name} must be a non-negative safe integer, got ${value}`);
   }
+  return value;
+}
+
+function deadline(who: string, value: number): number {
+  if (!(value > 0)) throw new RangeError(`${who}: bodyDeadlineMs must be a positive number, got ${value}`);
   return value;
 }

@@ -10,9 +10,15 @@
  *   non-numeric, `+`-prefixed, a comma list, …; RFC 9110 §8.6);
  * - `content-length-mismatch`: the body has more or fewer bytes than `Content-Length` says;
  * - `body-used`: the body was already read or locked by other code;
- * - `body-read`: the stream failed while being read, or yielded something other than bytes.
+ * - `body-read`: the stream failed while being read, or yielded something other than bytes;
+ * - `body-deadline`: the body had not ended when the reader's deadline passed (`deadlineMs`).
  */
-export type BodyReadErrorCode = "content-length" | "content-length-mismatch" | "body-used" | "body-read";
+export type BodyReadErrorCode =
+  | "content-length"
+  | "content-length-mismatch"
+  | "body-used"
+  | "body-read"
+  | "body-deadline";
 
 /**
  * A request body could not be read as framed. The act is rejected: a body whose framing is

@@ -6,4 +6,4 @@
 
 export { BodyReadError, type BodyReadErrorCode } from "./body-read-error.ts";
 export { ContentTooLargeError } from "./content-too-large-error.ts";
-export { type ReadBodyOptions, readBody } from "./read-body.ts";
+export { DEFAULT_BODY_DEADLINE_MS, type ReadBodyOptions, readBody } from "./read-body.ts";

@@ -10,7 +10,20 @@ import { ContentTooLargeError } from "./content-too-large-error.ts";
 export interface ReadBodyOptions {
   /** The largest body accepted, in bytes (a non-negative safe integer). */
   readonly maxBytes: number;
+  /**
+   * The time the whole body may take to arrive, in milliseconds from the call, a positive
+   * number (`Infinity`: no deadline). Default {@link DEFAULT_BODY_DEADLINE_MS}. A body still
+   * arriving then is cancelled and rejected: a client sending one byte a second cannot hold
+   * the request open, and one that vanished without the runtime noticing leaves nothing pending.
+   */
+  readonly deadlineMs?: number;
 }
+
+/**
+ * The default body deadline: 5 seconds (5,000 ms), time for 1 MiB at about 1.7 Mbit/s; actors
+ * are programs that send a whole value at once.
+ */
+export const DEFAULT_BODY_DEADLINE_MS = 5_000;
 
 /** `Content-Length = 1*DIGIT` (RFC 9110 §8.6); `Headers` has already trimmed surrounding OWS. */
 const DECIMAL = /^[0-9]+$/;
@@ -25,14 +38,17 @@ const DECIMAL = /^[0-9]+$/;
  * bytes that arrive rejects it too. Without `Content-Length`, bytes are counted as they arrive
  * and the stream is cancelled the moment the count passes the limit, so a rejected body never
  * holds more than `maxBytes` plus one chunk in memory. Exactly `maxBytes` bytes are accepted.
+ * A body that has not ended `deadlineMs` after the call is cancelled and rejected; none of its
+ * bytes are returned (an incomplete message is no act, RFC 9112 §8).
  *
  * @param request - the request whose body is read; its body is consumed (or cancelled).
  * @param options - {@link ReadBodyOptions}.
  * @returns the body's bytes; an empty array when there is no body.
  * @throws {ContentTooLargeError} when the body (or its valid `Content-Length`) exceeds `maxBytes`.
  * @throws {BodyReadError} when `Content-Length` is invalid or wrong, the body was already used,
- *   or the stream fails or yields anything but bytes.
- * @throws {RangeError} when `maxBytes` is not a non-negative safe integer (a programming error).
+ *   the stream fails or yields anything but bytes, or the deadline passes (`body-deadline`).
+ * @throws {RangeError} when `maxBytes` is not a non-negative safe integer, or `deadlineMs` not a
+ *   positive number (programming errors).
  * @see https://www.rfc-editor.org/rfc/rfc9110#section-8.6
  * @example
  * ```ts
@@ -40,10 +56,11 @@ const DECIMAL = /^[0-9]+$/;
  * ```
  */
 export async function readBody(request: Request, options: ReadBodyOptions): Promise<Uint8Array> {
-  const { maxBytes } = options;
+  const { maxBytes, deadlineMs = DEFAULT_BODY_DEADLINE_MS } = options;
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
     throw new RangeError(`maxBytes must be a non-negative safe integer, got ${maxBytes}`);
   }
+  if (!(deadlineMs > 0)) throw new RangeError(`deadlineMs must be a positive number, got ${deadlineMs}`);
   const body = request.body;
 
   // The header can reject early; it can never accept.
@@ -82,14 +99,26 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
   let first: Uint8Array | null = null;
   let buffer: Uint8Array | null = null;
   let received = 0;
+  // At the deadline the stream is cancelled, which settles a pending read at once (done), and
+  // the flag turns that end into a rejection. One timer per body, cleared however it ends.
+  let late: BodyReadError | null = null;
+  const timer =
+    deadlineMs > MAX_TIMER_MS
+      ? undefined
+      : setTimeout(() => {
+          late = new BodyReadError("body-deadline", `the body did not arrive within ${deadlineMs} ms`);
+          cancel(reader, late);
+        }, deadlineMs);
   try {
     for (;;) {
       let result: ReadableStreamReadResult<unknown>;
       try {
         result = await reader.read();
       } catch (cause) {
+        if (late !== null) throw late;
         throw new BodyReadError("body-read", "the request body stream failed", { cause });
       }
+      if (late !== null) throw late;
       if (result.done) break;
       const chunk = result.value;
       // A tag check rather than instanceof: the stream may come from another realm.
@@ -127,12 +156,16 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
       buffer = target;
     }
   } finally {
+    clearTimeout(timer);
     reader.releaseLock();
   }
   if (declared !== null && received !== declared) throw mismatch(declared, received);
   if (buffer !== null) return buffer.subarray(0, received);
   return first ?? new Uint8Array(0);
 }
+
+/** The longest delay timers take (2³¹ − 1 ms, about 24.8 days); a longer deadline is none. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** The first size of the buffer a body of several chunks is copied into, in bytes. */
 const MIN_BUFFER = 16_384;

@@ -7,16 +7,9 @@
 import { isJsonObject } from "../json/is-json-object.ts";
 import { FormDocument } from "./document.ts";
 import { childPointer } from "./pointer.ts";
+import { vocabulary } from "./vocabulary.ts";
 
 const scalarTypes = new Set(["null", "boolean", "number", "integer", "string"]);
-
-/** Container depth of a JSON value: a scalar is 0, `[]` is 1, `[[1]]` is 2. */
-function valueDepth(value: unknown): number {
-  if (typeof value !== "object" || value === null) return 0;
-  let deepest = 0;
-  for (const member of Object.values(value)) deepest = Math.max(deepest, valueDepth(member));
-  return deepest + 1;
-}
 
 class Depth {
   readonly #document: FormDocument;
@@ -44,22 +37,17 @@ class Depth {
     if (schema === true) return Infinity;
     if (!isJsonObject(schema)) return -Infinity;
     const has = (name: string): boolean => Object.hasOwn(schema, name);
-    const at = (...tokens: Array<string | number>): number => this.of(childPointer(pointer, ...tokens));
     let depth = this.#own(schema, pointer);
-    if (has("const")) depth = Math.min(depth, valueDepth(schema.const));
-    if (has("enum")) depth = Math.min(depth, Math.max(-Infinity, ...(schema.enum as unknown[]).map(valueDepth)));
-    if (has("$ref")) depth = Math.min(depth, this.of(this.#document.refTarget(pointer)));
-    if (has("allOf"))
-      (schema.allOf as unknown[]).forEach((_, i) => {
-        depth = Math.min(depth, at("allOf", i));
+    // The keywords that bound the depth by themselves (each keyword file says how).
+    for (const keyword of vocabulary) {
+      if (keyword.depth === undefined || !has(keyword.name)) continue;
+      const bound = keyword.depth({
+        node: schema,
+        value: schema[keyword.name],
+        of: (...tokens) => this.of(childPointer(pointer, ...tokens)),
+        target: () => this.of(this.#document.refTarget(pointer)),
       });
-    for (const name of ["anyOf", "oneOf"]) {
-      if (has(name)) depth = Math.min(depth, Math.max(...(schema[name] as unknown[]).map((_, i) => at(name, i))));
-    }
-    if (has("if")) {
-      const then = has("then") ? Math.min(at("if"), at("then")) : Infinity;
-      const otherwise = has("else") ? at("else") : Infinity;
-      depth = Math.min(depth, Math.max(then, otherwise));
+      depth = Math.min(depth, bound);
     }
     return depth;
   }

@@ -27,21 +27,8 @@ const groupOf: Readonly<Record<string, InstanceType | null>> = {
   string: "string",
 };
 
-/** Keywords that never constrain anything by themselves. */
-const inert = new Set([
-  "$schema",
-  "$id",
-  "$anchor",
-  "$defs",
-  "$comment",
-  "title",
-  "description",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-]);
+/** Keywords that never constrain anything by themselves (each keyword file says `inert`). */
+const inert = new Set(vocabulary.filter((keyword) => keyword.inert).map((keyword) => keyword.name));
 
 /** Builds the generated module for one document. */
 export class ModuleCompiler implements Compiler {

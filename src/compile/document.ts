@@ -8,7 +8,7 @@
 import { isJsonObject } from "../json/is-json-object.ts";
 import { FormError } from "./form-error.ts";
 import { childPointer, parsePointer } from "./pointer.ts";
-import { keywordOf, refusedReason } from "./vocabulary.ts";
+import { inPlaceKeywords, keywordOf, refusedReason } from "./vocabulary.ts";
 
 /** Base URI of a document with no `$id`. */
 const defaultBase = "gpt-address:///form";
@@ -79,17 +79,10 @@ export class FormDocument {
     const next: string[] = [];
     const target = this.#refs.get(pointer);
     if (target !== undefined) next.push(target);
-    for (const name of ["allOf", "anyOf", "oneOf"]) {
-      if (Array.isArray(schema[name]))
-        (schema[name] as unknown[]).forEach((_, index) => {
-          next.push(childPointer(pointer, name, index));
-        });
-    }
-    for (const name of ["not", "if", "then", "else"])
-      if (Object.hasOwn(schema, name)) next.push(childPointer(pointer, name));
-    if (isJsonObject(schema.dependentSchemas)) {
-      for (const name of Object.keys(schema.dependentSchemas))
-        next.push(childPointer(pointer, "dependentSchemas", name));
+    for (const keyword of inPlaceKeywords) {
+      if (!Object.hasOwn(schema, keyword.name)) continue;
+      for (const [tokens] of keyword.subschemas?.(schema[keyword.name]) ?? [])
+        next.push(childPointer(pointer, keyword.name, ...tokens));
     }
     return next;
   }

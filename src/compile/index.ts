@@ -14,3 +14,4 @@ export { type BuildFormsOptions, type BuiltForm, buildForms, FormFileError } fro
 export { admittedDepth, type CompileFormOptions, compileForm } from "./compile-form.ts";
 export { FormError, type FormErrorCode } from "./form-error.ts";
 export { checkMetaSchema, type MetaSchemaViolation } from "./meta-schema.ts";
+export { type Unrolled, unroll } from "./unroll.ts";

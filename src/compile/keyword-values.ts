@@ -29,9 +29,10 @@ export function expectJson(value: unknown, at: string): void {
     const item = pending.pop();
     if (item === null || typeof item === "boolean" || typeof item === "string") continue;
     if (typeof item === "number" && Number.isFinite(item)) continue;
-    if (Array.isArray(item)) pending.push(...item);
+    // One push per member: spreading a 10^5-member array into push() overflows the stack.
+    if (Array.isArray(item)) for (const member of item) pending.push(member);
     else if (typeof item === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(item)))
-      pending.push(...Object.values(item));
+      for (const member of Object.values(item)) pending.push(member);
     else refuseValue(at, "must be a JSON value (finite numbers, strings, booleans, null, arrays, objects)");
   }
 }
@@ -89,4 +90,12 @@ export function list(value: unknown): Array<[ReadonlyArray<string | number>, unk
 /** The subschemas of a keyword whose value is an object of schemas. */
 export function map(value: unknown): Array<[ReadonlyArray<string | number>, unknown]> {
   return Object.entries(value as Record<string, unknown>).map(([name, schema]) => [[name], schema]);
+}
+
+/** Container depth of a JSON value: a scalar is 0, `[]` is 1, `[[1]]` is 2. */
+export function valueDepth(value: unknown): number {
+  if (typeof value !== "object" || value === null) return 0;
+  let deepest = 0;
+  for (const member of Object.values(value)) deepest = Math.max(deepest, valueDepth(member));
+  return deepest + 1;
 }

@@ -64,4 +64,33 @@ export interface Keyword {
   subschemas?(value: unknown): Array<[ReadonlyArray<string | number>, unknown]>;
   /** Appends the keyword's checks; absent for annotations and for companions of another keyword. */
   emit?(context: KeywordContext): void;
+  /**
+   * Where the subschemas apply: `"in-place"` to the same instance location (`allOf`, `not`,
+   * `if`), `"child"` to members or items of the instance (`properties`, `items`); absent for
+   * keywords whose subschemas are only reached by `$ref` (`$defs`).
+   */
+  readonly applies?: "in-place" | "child";
+  /** Set on annotations and identifiers: the keyword constrains nothing by itself. */
+  readonly inert?: true;
+  /**
+   * Set when a validator or actor that omits the keyword would accept more than the form says
+   * (draft "Vocabulary", DESIGN.md F2): the reason, in words. Read by the form linter.
+   */
+  readonly widening?: string;
+  /**
+   * For `admittedDepth`: an upper bound on the container depth (a scalar is 0, `[]` is 1) of
+   * any instance the keyword admits by itself (`const`, `enum`, unions, `$ref`, `if`); the
+   * node's bound is the least of these and of its type and container keywords'.
+   */
+  depth?(context: DepthContext): number;
+}
+
+/** What a keyword's `depth` may read: its node, its value, and the bound of any subschema. */
+export interface DepthContext {
+  readonly node: Readonly<Record<string, unknown>>;
+  readonly value: unknown;
+  /** The bound of the subschema at these tokens below the node (`of("if")`, `of("anyOf", 1)`). */
+  of(...tokens: Array<string | number>): number;
+  /** The bound of the node's `$ref` target. */
+  target(): number;
 }

@@ -105,6 +105,9 @@ export const vocabulary: ReadonlyArray<Keyword> = [
   $else,
 ];
 
+/** Keywords whose subschemas apply to the same instance location (`applies: "in-place"`). */
+export const inPlaceKeywords: ReadonlyArray<Keyword> = vocabulary.filter((keyword) => keyword.applies === "in-place");
+
 const byName = new Map(vocabulary.map((keyword) => [keyword.name, keyword]));
 
 /** The implemented keyword named `name`, if any (own entries only: `toString` is not one). */

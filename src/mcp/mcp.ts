@@ -13,6 +13,9 @@
  * @module
  */
 import type { Context, Env, Handler } from "hono";
+import type { ActLogCode, ActLogEntry } from "../address/act-log.ts";
+import { type Refused as Admission, admitPin, admitRate, emitLog } from "../address/admission.ts";
+import type { RateLimit } from "../address/rate-limit.ts";
 import type { Rejection, RejectionCode } from "../address/rejection.ts";
 import { DEFAULT_MAX_BYTES, parseAct, receiveAct, verificationLimits } from "../address/verification.ts";
 import {
@@ -46,7 +49,7 @@ export const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::
 export const DEFAULT_TOOLS_TTL_MS = 300_000;
 
 /** Options of {@link mcp}. */
-export interface McpOptions {
+export interface McpOptions<E extends Env = Env> {
   /** `serverInfo.name`. Default `"gpt-address"`. */
   readonly name?: string;
   /** `serverInfo.version`. Default `"0.1.0"`. */
@@ -60,6 +63,8 @@ export interface McpOptions {
    * (1,048,576). A larger one is answered 413 before it is parsed.
    */
   readonly maxBytes?: number;
+  /** The time a message's whole body may take to arrive, in milliseconds. Default 5 s. */
+  readonly bodyDeadlineMs?: number;
   /**
    * DNS-rebinding protection: the host names (no port; IPv6 in brackets) the `Host` field may
    * name, case-insensitively; any other is answered 403. Default {@link LOOPBACK_HOSTS}, right
@@ -88,6 +93,18 @@ export interface McpOptions {
    * Exceptions it throws are logged and otherwise ignored.
    */
   readonly onReject?: (rejection: Rejection) => void;
+  /**
+   * Rate limits by client, as `rateLimit` of `address()` (and best the very same object, so
+   * both doors share one budget): every message counts against `arrival` before it is read,
+   * and a `tools/call` against `act` before its arguments are verified. A limited message is
+   * answered 429 with `Retry-After` and a JSON-RPC error.
+   */
+  readonly rateLimit?: RateLimit<E>;
+  /**
+   * As `onLog` of `address()`, with `door: "mcp"`: one entry per tool call (its tool's form
+   * as `address`), per rejected message and per refused one (429, 412); never the arguments.
+   */
+  readonly onLog?: (entry: ActLogEntry) => void;
 }
 
 /** JSON-RPC errors the transport answers with an HTTP status, before any method runs. */
@@ -102,7 +119,7 @@ const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
 
 const ALLOW = "POST, OPTIONS";
 const ALLOW_HEADERS =
-  "Content-Type, Accept, Authorization, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID, GPT-Actor";
+  "Content-Type, Accept, Authorization, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID, GPT-Actor, If-Match";
 /** The depth of `arguments` inside a message: the message, then `params`. */
 const ARGUMENTS_DEPTH = 2;
 /** The least depth a message may nest to, so that `_meta` envelopes and capabilities fit. */
@@ -144,7 +161,10 @@ const MESSAGE_DEPTH = 16;
  * app.all("/mcp", mcp([feedback], { name: "example" }));
  * ```
  */
-export function mcp<E extends Env = Env>(addresses: readonly AnyMcpAddress<E>[], options: McpOptions = {}): Handler<E> {
+export function mcp<E extends Env = Env>(
+  addresses: readonly AnyMcpAddress<E>[],
+  options: McpOptions<E> = {},
+): Handler<E> {
   const tools = prepareTools(addresses);
   const { maxBytes } = verificationLimits(
     { maxDepth: null },
@@ -158,7 +178,10 @@ export function mcp<E extends Env = Env>(addresses: readonly AnyMcpAddress<E>[],
   const allowedHosts = options.allowedHosts === undefined ? LOOPBACK_HOSTS : options.allowedHosts;
   const hosts = allowedHosts === null ? null : new Set(allowedHosts.map((host) => host.toLowerCase()));
   const origins = new Set(options.allowedOrigins ?? []);
-  const { onReject, development = false } = options;
+  const { onReject, onLog, rateLimit, development = false } = options;
+  const endpointName = options.name ?? "gpt-address";
+  /** The last rejection code of each request in flight, for its log entry. */
+  const rejected = new WeakMap<Request, RejectionCode>();
   const serverInfo = JSON.stringify({
     name: options.name ?? "gpt-address",
     version: options.version ?? "0.1.0",
@@ -166,6 +189,7 @@ export function mcp<E extends Env = Env>(addresses: readonly AnyMcpAddress<E>[],
   });
 
   function reject(request: Request, code: RejectionCode, reason: string): void {
+    rejected.set(request, code);
     if (onReject === undefined) return;
     try {
       onReject({ code, reason, request });
@@ -216,8 +240,49 @@ export function mcp<E extends Env = Env>(addresses: readonly AnyMcpAddress<E>[],
     return json(refusal.status, errorText(refusal.id, refusal.error), origin);
   }
 
+  /** A message refused by a limit (429 with `Retry-After`) or a form pin (412), as JSON-RPC. */
+  function admission(refusal: Admission, id: RequestId | null, origin: string | null): Response {
+    const limited = refusal.status === 429;
+    const error = {
+      code: INVALID_REQUEST,
+      message: limited ? "Too many requests" : "Precondition failed: the form changed",
+    };
+    const list = headers(origin, true);
+    if (limited)
+      list.push(["Retry-After", String(refusal.retryAfterSeconds)], ["Access-Control-Expose-Headers", "Retry-After"]);
+    return new Response(errorText(id, error), { status: refusal.status, headers: list });
+  }
+
+  function log(
+    c: Context<E>,
+    started: number,
+    address: string,
+    status: number,
+    code: ActLogCode | null,
+    bytes: number | null,
+  ): void {
+    emitLog(onLog, {
+      started,
+      address,
+      door: "mcp",
+      method: c.req.method,
+      status,
+      code,
+      bytes,
+      actor: c.req.header("gpt-actor") ?? null,
+    });
+  }
+
   async function post(c: Context<E>, origin: string | null): Promise<Response> {
+    const started = Date.now();
     const request = c.req.raw;
+    // Every message is an arrival at the endpoint, counted before its body is read.
+    const limited = await admitRate(c, "arrival", rateLimit, endpointName);
+    if (limited !== null) {
+      void request.body?.cancel().catch(() => {});
+      log(c, started, endpointName, limited.status, limited.code, null);
+      return admission(limited, null, origin);
+    }
     if (!isJsonMediaType(request.headers.get("content-type"))) {
       void request.body?.cancel().catch(() => {});
       return refused(
@@ -232,9 +297,10 @@ export function mcp<E extends Env = Env>(addresses: readonly AnyMcpAddress<E>[],
         origin,
       );
     }
-    const received = await receiveAct(request, { maxBytes });
+    const received = await receiveAct(request, { maxBytes, bodyDeadlineMs: options.bodyDeadlineMs });
     if (!received.ok) {
       reject(request, received.code, received.reason);
+      log(c, started, endpointName, received.code === "content-too-large" ? 413 : 400, received.code, null);
       const status =
         received.code === "content-too-large"
           ? 413
@@ -246,6 +312,7 @@ export function mcp<E extends Env = Env>(addresses: readonly AnyMcpAddress<E>[],
     const parsed = parseAct(received.value, { maxDepth, lineColumn: development });
     if (!parsed.ok) {
       reject(request, parsed.code, parsed.reason);
+      log(c, started, endpointName, 400, parsed.code, received.value.byteLength);
       const message = development ? `Parse error: ${parsed.code}: ${parsed.reason}` : "Parse error";
       return refused({ status: 400, id: null, error: { code: PARSE_ERROR, message } }, origin);
     }
@@ -273,7 +340,21 @@ export function mcp<E extends Env = Env>(addresses: readonly AnyMcpAddress<E>[],
     if (handler === undefined) {
       return json(200, errorText(id, { code: METHOD_NOT_FOUND, message: `Method not found: ${method}` }), origin);
     }
+    // A tool call is an act: its client's act limit and its form's pin (If-Match) come first.
+    const tool =
+      method === "tools/call" && typeof params?.name === "string" ? tools.byName.get(params.name) : undefined;
+    const address = tool?.address.form.name;
+    if (address !== undefined) {
+      const refusal =
+        (await admitRate(c, "act", rateLimit, address)) ??
+        admitPin(request.headers.get("if-match"), tool!.address.form);
+      if (refusal !== null) {
+        log(c, started, address, refusal.status, refusal.code, received.value.byteLength);
+        return admission(refusal, id, origin);
+      }
+    }
     const answer = await handler({ id, params, c }, endpoint);
+    if (address !== undefined) log(c, started, address, 200, rejected.get(request) ?? null, received.value.byteLength);
     return json(200, "result" in answer ? resultText(id, answer.result) : errorText(id, answer.error), origin);
   }
 
@@ -376,6 +457,7 @@ export function mcp<E extends Env = Env>(addresses: readonly AnyMcpAddress<E>[],
         } catch (error) {
           // Only a fault inside a stage gets here (bad input is answered above): fail closed.
           console.error("gpt-address: the MCP endpoint threw", error);
+          log(c, Date.now(), endpointName, 500, "fault", null);
           return new Response(null, { status: 500, headers: headers(origin, false) });
         }
       case "OPTIONS":

@@ -23,6 +23,10 @@ export interface Running {
   readonly url: string;
   /** Everything the child wrote to stdout and stderr so far. */
   output(): string;
+  /** The child's process id (also its process group's). */
+  readonly pid: number;
+  /** Settles when the child exits, with its exit code or the signal that ended it. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Stops the child and its process group, then removes its scratch directory. */
   stop(): Promise<void>;
 }
@@ -102,14 +106,18 @@ export async function launch(
   if (!existsSync(file)) throw new Error(`${name}: ${file} is missing (npm ci installs it)`);
   const child: ChildProcess = spawn(file, args, {
     cwd: root,
-    env: { ...process.env, ...env, ...extraEnv, NO_COLOR: "1" },
+    // The example's rate limits are off unless a test asks for them: the suites send many
+    // requests from one address (test/runtimes/operations.test.ts checks the limits).
+    env: { ...process.env, RATE_LIMIT: "off", ...env, ...extraEnv, NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
   let log = "";
   child.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   let alive = true;
   void exited.then(() => (alive = false));
 
@@ -147,5 +155,5 @@ export async function launch(
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  return { name, url, output: () => log, stop };
+  return { name, url, output: () => log, pid: child.pid!, exited, stop };
 }

@@ -25,6 +25,25 @@ const compatibilityFlags = [
   ...(/^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1]?.matchAll(/"([^"]+)"/g) ?? []),
 ].map((m) => m[1]!);
 const kvNamespaces = [...toml.matchAll(/^binding\s*=\s*"([^"]+)"/gm)].map((m) => m[1]!);
+// [[ratelimits]]: name, namespace_id, simple = { limit, period }, as wrangler.toml states them.
+const ratelimits = Object.fromEntries(
+  [
+    ...toml.matchAll(
+      /^name\s*=\s*"([^"]+)"\s*\nnamespace_id\s*=\s*"([^"]*)"\s*\nsimple\s*=\s*\{\s*limit\s*=\s*(\d+),\s*period\s*=\s*(\d+)\s*\}/gm,
+    ),
+  ].map((m) => [m[1]!, { namespace_id: m[2]!, simple: { limit: Number(m[3]), period: Number(m[4]) as 10 | 60 } }]),
+);
+// RATE_LIMIT=<acts>,<arrivals> sets the bindings' limits per minute, as an operator would in
+// wrangler.toml; RATE_LIMIT=off (the suites, the hostile bench) turns the example's limits
+// off through the worker's variable; METRICS=on serves /metrics.
+const setting = /^(\d+),(\d+)$/.exec(process.env.RATE_LIMIT ?? "");
+if (setting !== null) {
+  if (ratelimits.ACT_LIMITER) ratelimits.ACT_LIMITER.simple = { limit: Number(setting[1]), period: 60 };
+  if (ratelimits.ARRIVAL_LIMITER) ratelimits.ARRIVAL_LIMITER.simple = { limit: Number(setting[2]), period: 60 };
+}
+const bindings: Record<string, string> = {};
+if (process.env.RATE_LIMIT === "off") bindings.RATE_LIMIT = "off";
+if (process.env.METRICS !== undefined) bindings.METRICS = process.env.METRICS;
 const mf = new Miniflare(
   convertV4MiniflareOptions({
     modules: true,
@@ -33,6 +52,8 @@ const mf = new Miniflare(
     compatibilityDate,
     compatibilityFlags,
     kvNamespaces,
+    ratelimits,
+    bindings,
     host: "127.0.0.1",
     port: Number(process.env.PORT ?? 8787),
     logRequests: false,

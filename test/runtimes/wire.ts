@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as bodies from "./bodies.ts";
 import { type FakeUpstash, startFakeUpstash } from "./fake-upstash.ts";
 import { launch, type Running, type RuntimeName, root } from "./harness.ts";
+import { slowClientSuite } from "./slow-clients.ts";
 
 /** The page address's path and its body limit (the address's default, DESIGN.md §6). */
 const PAGE = "/page";
@@ -334,5 +335,7 @@ export function wireSuite(name: RuntimeName): void {
         }
       });
     });
+
+    slowClientSuite(name, () => url(""));
   });
 }

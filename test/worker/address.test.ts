@@ -157,17 +157,29 @@ describe("A6 the page for people, by Accept", () => {
     });
   }
 
-  it("A6 the page shows p and the form, holds no script, and is private with its own ETag", async () => {
+  it("A6 the page shows p and the form; its one script is inline and allowed by its hash; nothing loads; private with its own ETag", async () => {
     const response = await harness().fetch({ headers: { Accept: "text/html" } });
     const page = await response.text();
-    expect(page).toContain("<pre>");
+    expect(page).toContain('<pre id="gpt-schema">');
     expect(page).toContain("&quot;$schema&quot;");
     expect(page).toContain("This address publishes a page of rich text");
-    expect(page.toLowerCase()).not.toContain("<script");
+    const scripts = [...page.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
+    expect(scripts.map((script) => script[1])).toEqual([' type="module"']);
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(scripts[0]?.[2]));
+    const hash = btoa(String.fromCharCode(...new Uint8Array(digest)));
+    const policy = response.headers.get("content-security-policy") ?? "";
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain(`script-src 'sha256-${hash}';`);
+    expect(policy).toContain("connect-src 'self'");
+    expect(policy).toContain("form-action 'none'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+    // No inline event handler, nothing fetched from elsewhere.
+    expect(page).not.toMatch(/<[^>]*\son[a-z]+\s*=/i);
+    expect(page).not.toMatch(/\s(src|href)\s*=/i);
     expect(response.headers.get("cache-control")).toMatch(/^private\b/);
     expect(response.headers.get("etag")).toBe(form.pageEtag);
     expect(form.pageEtag).not.toBe(form.etag);
-    expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
 });
 
@@ -686,7 +698,7 @@ describe("R2 failure says nothing", () => {
       expect(fields(answer)).toEqual(first);
       expect((await answer.arrayBuffer()).byteLength).toBe(0);
     }
-    expect(first.map(([name]) => name)).toEqual(["access-control-allow-origin", "cache-control"]);
+    expect(first.map(([name]) => name)).toEqual(["access-control-allow-origin", "cache-control", "connection"]);
   });
 
   it("R2 the media type never gates: every Content-Type gets the same verification", async () => {

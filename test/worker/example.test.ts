@@ -87,5 +87,19 @@ describe("the example page address", () => {
     const response = await fetchWorker("/");
     expect(response.status).toBe(200);
     expect(await response.text()).toContain(`${BASE}/page`);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(response.headers.get("vary")).toBe("Accept");
+  });
+
+  it("A6 a browser gets the index as HTML: each address by its s.title, with its s.description, language set, no script", async () => {
+    const response = await fetchWorker("/", { headers: { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("content-security-policy")).not.toContain("script-src");
+    expect(response.headers.get("vary")).toBe("Accept");
+    const html = await response.text();
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<li><a href="/page">page</a>: A page of rich text:');
+    expect(html).toContain('<li><a href="/feedback">feedback</a>: A rating of the example server');
+    expect(html).not.toMatch(/<script/i);
   });
 });

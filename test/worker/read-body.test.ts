@@ -246,3 +246,89 @@ describe("readBody: broken streams", () => {
     }
   });
 });
+
+/** A body that sends `chunks` one every `everyMs` milliseconds, then ends (or never does, with `end: false`). */
+function trickle(chunks: readonly Uint8Array[], everyMs: number, end = true) {
+  const log = { sent: 0, cancelled: false, reason: undefined as unknown };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        return new Promise<void>((resolve) => {
+          timer = setTimeout(() => {
+            const chunk = chunks[log.sent];
+            if (chunk !== undefined) {
+              log.sent++;
+              controller.enqueue(chunk);
+            } else if (end) controller.close();
+            // else: the client is still connected and sends nothing more
+            resolve();
+          }, everyMs);
+        });
+      },
+      cancel(reason) {
+        clearTimeout(timer);
+        log.cancelled = true;
+        log.reason = reason;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, log };
+}
+
+describe("readBody: the deadline for the whole body (slow and vanished clients)", () => {
+  it("rejects a body still arriving at the deadline with body-deadline, cancels it, and returns none of it", async () => {
+    const { stream, log } = trickle(split(40, 1), 20); // one byte every 20 ms: 800 ms in all
+    const started = Date.now();
+    const error = await rejection(readBody(post(stream), { maxBytes: MAX, deadlineMs: 150 }));
+    const took = Date.now() - started;
+    expect(error).toBeInstanceOf(BodyReadError);
+    expect((error as BodyReadError).code).toBe("body-deadline");
+    expect(took).toBeGreaterThanOrEqual(140);
+    expect(took).toBeLessThan(600);
+    await settle();
+    expect(log.cancelled).toBe(true);
+    expect(log.sent).toBeLessThan(40);
+  });
+
+  it("the same trickle with time to spare is accepted whole (control)", async () => {
+    const { stream } = trickle(split(10, 1), 5);
+    expect((await readBody(post(stream), { maxBytes: MAX, deadlineMs: 2_000 })).byteLength).toBe(10);
+  });
+
+  it("a body that stops short of its Content-Length and then stays silent settles at the deadline", async () => {
+    const { stream, log } = trickle([bytes(5)], 5, false);
+    const error = await rejection(
+      readBody(post(stream, { "content-length": "10" }), { maxBytes: MAX, deadlineMs: 100 }),
+    );
+    expect((error as BodyReadError).code).toBe("body-deadline");
+    await settle();
+    expect(log.cancelled).toBe(true);
+  });
+
+  it("a chunked body whose client vanished without an end settles at the deadline, leaving nothing pending", async () => {
+    const { stream } = trickle([encode('{"title":"x"}')], 5, false);
+    const outcome = await Promise.race([
+      rejection(readBody(post(stream), { maxBytes: MAX, deadlineMs: 100 })),
+      new Promise((resolve) => setTimeout(() => resolve("still pending"), 1_000)),
+    ]);
+    expect(outcome).toBeInstanceOf(BodyReadError);
+    expect((outcome as BodyReadError).code).toBe("body-deadline");
+  });
+
+  it("the default deadline is a few seconds, and a body read in time is unaffected by it", async () => {
+    const { DEFAULT_BODY_DEADLINE_MS } = await import("../../src/body/read-body.ts");
+    expect(DEFAULT_BODY_DEADLINE_MS).toBeGreaterThanOrEqual(1_000);
+    expect(DEFAULT_BODY_DEADLINE_MS).toBeLessThanOrEqual(10_000);
+    expect((await readBody(post(source(split(40, 10)).stream), { maxBytes: MAX })).byteLength).toBe(40);
+  });
+
+  it("throws RangeError for a deadline that is not a positive number; Infinity means none", async () => {
+    for (const deadlineMs of [0, -1, Number.NaN]) {
+      expect(await rejection(readBody(post("a"), { maxBytes: MAX, deadlineMs }))).toBeInstanceOf(RangeError);
+    }
+    const { stream } = trickle(split(3, 1), 5);
+    expect((await readBody(post(stream), { maxBytes: MAX, deadlineMs: Number.POSITIVE_INFINITY })).byteLength).toBe(3);
+  });
+});

@@ -52,6 +52,22 @@ describe("receivedRequest (npm start's workaround for wrangler dev)", () => {
     await expect(received.arrayBuffer()).rejects.toThrow("client went away");
   });
 
+  it("S1 a body still arriving at the deadline becomes a failed body; one that ends in time is whole (control)", async () => {
+    const slow = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array([0x7b]));
+        // and then nothing: the client is still connected and sends no more
+      },
+    });
+    const started = Date.now();
+    const received = await receivedRequest(new Request("http://x.test/", { method: "POST", body: slow }), 100);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await expect(received.arrayBuffer()).rejects.toThrow("did not arrive within 100 ms");
+    const { body } = countedBody(3, 4);
+    const whole = await receivedRequest(new Request("http://x.test/", { method: "POST", body }), 100);
+    expect((await whole.arrayBuffer()).byteLength).toBe(12);
+  });
+
   it("V1 R2 with DRAIN_REQUEST_BODIES the worker reads an oversize upload to its end, then answers 204", async () => {
     const { body, seen } = countedBody(40, 64 * 1024); // 2.5 MiB, over the page address's 1 MiB
     const response = await worker.fetch(

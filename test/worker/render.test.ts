@@ -55,6 +55,14 @@ describe("renderPage", () => {
     expect(html).toContain("</a>bc</p>");
   });
 
+  it("never skips a heading rank: a page that starts at level 2 gets an h2, a level-3 after it an h3", () => {
+    const html = renderPage({
+      title: "t",
+      blocks: [2, 3, 1, 3].map((level) => ({ type: "heading" as const, level, spans: [{ text: `L${level}` }] })),
+    });
+    expect(html).toMatch(/<h2>L2<\/h2>\n<h3>L3<\/h3>\n<h2>L1<\/h2>\n<h3>L3<\/h3>/);
+  });
+
   it("maps heading levels 1–3 below the page's own h1", () => {
     const html = renderPage({
       title: "t",

@@ -24,8 +24,13 @@ const post = (body: BodyInit, headers: Record<string, string> = {}) =>
 
 describe("verification core", () => {
   it("verificationLimits: the form's depth bound and 1 MiB by default; bad limits throw", () => {
-    expect(limits).toEqual({ maxBytes: 1_048_576, maxDepth: form.maxDepth });
-    expect(verificationLimits(form, { maxBytes: 10, maxDepth: 3 })).toEqual({ maxBytes: 10, maxDepth: 3 });
+    expect(limits).toEqual({ maxBytes: 1_048_576, maxDepth: form.maxDepth, bodyDeadlineMs: 5_000 });
+    expect(verificationLimits(form, { maxBytes: 10, maxDepth: 3, bodyDeadlineMs: 100 })).toEqual({
+      maxBytes: 10,
+      maxDepth: 3,
+      bodyDeadlineMs: 100,
+    });
+    expect(() => verificationLimits(form, { bodyDeadlineMs: 0 })).toThrow(/bodyDeadlineMs/);
     expect(() => verificationLimits(form, { maxBytes: -1 }, "mcp()")).toThrow(/^mcp\(\): maxBytes/);
     expect(() => verificationLimits(form, { maxDepth: 1.5 })).toThrow(RangeError);
   });

@@ -6,4 +6,4 @@
 import type { Keyword } from "../keyword.ts";
 import { expectSchemaMap, map } from "../keyword-values.ts";
 
-export const $defs: Keyword = { name: "$defs", instance: "any", check: expectSchemaMap, subschemas: map };
+export const $defs: Keyword = { name: "$defs", instance: "any", check: expectSchemaMap, subschemas: map, inert: true };

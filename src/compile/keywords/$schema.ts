@@ -12,6 +12,7 @@ const dialect = /^https:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 export const $schema: Keyword = {
   name: "$schema",
   instance: "any",
+  inert: true,
   check(value, at) {
     expectString(value, at);
     if (!dialect.test(value as string)) {

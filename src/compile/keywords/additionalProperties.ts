@@ -14,5 +14,6 @@ export const additionalProperties: Keyword = {
   instance: "object",
   check: expectSchema,
   subschemas: one,
+  applies: "child",
   emit: (context) => emitMemberLoop("additionalProperties", context),
 };

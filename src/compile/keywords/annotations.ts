@@ -8,7 +8,7 @@ import type { Keyword } from "../keyword.ts";
 import { expectBoolean, expectString, refuseValue } from "../keyword-values.ts";
 
 function annotation(name: string, check: (value: unknown, at: string) => void): Keyword {
-  return { name, instance: "any", check };
+  return { name, instance: "any", check, inert: true };
 }
 
 export const title: Keyword = annotation("title", expectString);

@@ -11,8 +11,11 @@ import { join, js } from "../safe-format.ts";
 export const anyOf: Keyword = {
   name: "anyOf",
   instance: "any",
+  depth: ({ value, of }) =>
+    (value as unknown[]).reduce<number>((deepest, _, index) => Math.max(deepest, of("anyOf", index)), -Infinity),
   check: expectSchemaList,
   subschemas: list,
+  applies: "in-place",
   emit({ value, at, data, body, compiler }) {
     const schemas = value as unknown[];
     if (schemas.includes(true)) return;

@@ -4,12 +4,13 @@
  * @module
  */
 import type { Keyword } from "../keyword.ts";
-import { expectJson } from "../keyword-values.ts";
+import { expectJson, valueDepth } from "../keyword-values.ts";
 import { js } from "../safe-format.ts";
 
 export const $const: Keyword = {
   name: "const",
   instance: "any",
+  depth: ({ value }) => valueDepth(value),
   check: expectJson,
   emit({ value, at, data, body, compiler }) {
     if (typeof value !== "object" || value === null) {

@@ -12,8 +12,10 @@ import { js } from "../safe-format.ts";
 export const contains: Keyword = {
   name: "contains",
   instance: "array",
+  widening: "a validator that skips contains accepts arrays without the required item",
   check: expectSchema,
   subschemas: one,
+  applies: "child",
   emit({ node, pointer, at, data, body, compiler }) {
     const min = typeof node.minContains === "number" ? node.minContains : 1;
     const max = typeof node.maxContains === "number" ? node.maxContains : undefined;

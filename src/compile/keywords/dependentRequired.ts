@@ -12,6 +12,7 @@ import { present } from "./presence.ts";
 export const dependentRequired: Keyword = {
   name: "dependentRequired",
   instance: "object",
+  widening: "a validator that skips dependentRequired accepts objects missing the dependent members",
   check(value, at) {
     expectSchemaMap(value, at);
     for (const [name, names] of Object.entries(value as Record<string, unknown>))

@@ -12,8 +12,10 @@ import { present } from "./presence.ts";
 export const dependentSchemas: Keyword = {
   name: "dependentSchemas",
   instance: "object",
+  widening: "a validator that skips dependentSchemas accepts objects its schemas exclude",
   check: expectSchemaMap,
   subschemas: map,
+  applies: "in-place",
   emit({ value, at, data, body, compiler }) {
     for (const [name, schema] of Object.entries(value as Record<string, unknown>)) {
       if (schema === true) continue;

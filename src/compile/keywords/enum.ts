@@ -4,7 +4,7 @@
  * @module
  */
 import type { Keyword } from "../keyword.ts";
-import { expectJson, refuseValue } from "../keyword-values.ts";
+import { expectJson, refuseValue, valueDepth } from "../keyword-values.ts";
 import { type Code, join, js } from "../safe-format.ts";
 
 /** Up to this many primitive members, `enum` is a chain of `===`; above it, a `Set`. */
@@ -13,6 +13,8 @@ const chainLimit = 8;
 export const $enum: Keyword = {
   name: "enum",
   instance: "any",
+  depth: ({ value }) =>
+    (value as unknown[]).reduce<number>((deepest, member) => Math.max(deepest, valueDepth(member)), -Infinity),
   check(value, at) {
     if (!Array.isArray(value)) refuseValue(at, "must be an array");
     expectJson(value, at);

@@ -12,6 +12,7 @@ import { js } from "../safe-format.ts";
 export const format: Keyword = {
   name: "format",
   instance: "string",
+  widening: "most actors and many validators treat format as an annotation; one that skips it accepts any string",
   check(value, at) {
     expectString(value, at);
     if (!formatNames.includes(value as string)) {
@@ -24,3 +25,10 @@ export const format: Keyword = {
     body.line(js`if (!${compiler.format(value as string)}(${data})) ${compiler.fail(at)}`);
   },
 };
+
+/**
+ * Formats whose asserted strings have a bounded length (`date` 10, `uuid` 36, `ipv4` 15,
+ * `ipv6` 45, `hostname` 253 characters); `time` and `date-time` admit any number of
+ * fraction digits, so they are not bounded. Read by the linter (S2).
+ */
+export const boundedFormats: ReadonlySet<string> = new Set(["date", "uuid", "ipv4", "ipv6", "hostname"]);

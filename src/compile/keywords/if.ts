@@ -12,8 +12,15 @@ import { js } from "../safe-format.ts";
 export const $if: Keyword = {
   name: "if",
   instance: "any",
+  depth({ node, of }) {
+    const then = Object.hasOwn(node, "then") ? Math.min(of("if"), of("then")) : Infinity;
+    const otherwise = Object.hasOwn(node, "else") ? of("else") : Infinity;
+    return Math.max(then, otherwise);
+  },
+  widening: "a validator that skips if/then/else accepts values its branches exclude",
   check: expectSchema,
   subschemas: one,
+  applies: "in-place",
   emit({ node, pointer, at, data, body, compiler }) {
     const then = Object.hasOwn(node, "then") && node.then !== true;
     const otherwise = Object.hasOwn(node, "else") && node.else !== true;

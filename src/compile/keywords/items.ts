@@ -13,6 +13,7 @@ export const items: Keyword = {
   instance: "array",
   check: expectSchema,
   subschemas: one,
+  applies: "child",
   emit({ node, value, at, data, body, compiler }) {
     const start = Array.isArray(node.prefixItems) ? node.prefixItems.length : 0;
     if (value === true) return;

@@ -7,4 +7,9 @@
 import type { Keyword } from "../keyword.ts";
 import { expectCount } from "../keyword-values.ts";
 
-export const maxContains: Keyword = { name: "maxContains", instance: "array", check: expectCount };
+export const maxContains: Keyword = {
+  name: "maxContains",
+  instance: "array",
+  widening: "a validator that skips maxContains accepts more matching items",
+  check: expectCount,
+};

@@ -7,4 +7,9 @@
 import type { Keyword } from "../keyword.ts";
 import { expectCount } from "../keyword-values.ts";
 
-export const minContains: Keyword = { name: "minContains", instance: "array", check: expectCount };
+export const minContains: Keyword = {
+  name: "minContains",
+  instance: "array",
+  widening: "a validator that skips minContains accepts fewer matching items",
+  check: expectCount,
+};

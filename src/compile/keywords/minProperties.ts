@@ -10,6 +10,7 @@ import { js } from "../safe-format.ts";
 export const minProperties: Keyword = {
   name: "minProperties",
   instance: "object",
+  widening: "a validator that skips minProperties accepts smaller objects",
   check: expectCount,
   emit({ value, at, data, body, compiler }) {
     if (value === 0) return;

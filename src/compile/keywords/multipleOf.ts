@@ -11,6 +11,7 @@ import { js } from "../safe-format.ts";
 export const multipleOf: Keyword = {
   name: "multipleOf",
   instance: "number",
+  widening: "a validator that skips multipleOf accepts any number in range",
   check(value, at) {
     expectNumber(value, at);
     if ((value as number) <= 0) refuseValue(at, "must be greater than 0");

@@ -10,8 +10,10 @@ import { js } from "../safe-format.ts";
 export const not: Keyword = {
   name: "not",
   instance: "any",
+  widening: "a validator that skips not accepts what it excludes",
   check: expectSchema,
   subschemas: one,
+  applies: "in-place",
   emit({ at, data, body, compiler }) {
     body.line(js`if (${compiler.test(at, data)}) ${compiler.fail(at)}`);
   },

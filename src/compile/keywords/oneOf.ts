@@ -11,8 +11,11 @@ import { js } from "../safe-format.ts";
 export const oneOf: Keyword = {
   name: "oneOf",
   instance: "any",
+  depth: ({ value, of }) =>
+    (value as unknown[]).reduce<number>((deepest, _, index) => Math.max(deepest, of("oneOf", index)), -Infinity),
   check: expectSchemaList,
   subschemas: list,
+  applies: "in-place",
   emit({ value, at, data, body, compiler }) {
     const count = body.local("n");
     body.line(js`let ${count} = 0;`);

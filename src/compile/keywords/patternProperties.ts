@@ -13,11 +13,13 @@ import { checkRegex } from "./pattern.ts";
 export const patternProperties: Keyword = {
   name: "patternProperties",
   instance: "object",
+  widening: "a validator that skips patternProperties accepts any value for the matching members",
   check(value, at) {
     expectSchemaMap(value, at);
     for (const source of Object.keys(value as object))
       checkRegex(source, childPointer(at, source), "patternProperties");
   },
   subschemas: map,
+  applies: "child",
   emit: (context) => emitMemberLoop("patternProperties", context),
 };

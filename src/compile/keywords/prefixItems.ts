@@ -13,6 +13,7 @@ export const prefixItems: Keyword = {
   instance: "array",
   check: expectSchemaList,
   subschemas: list,
+  applies: "child",
   emit({ value, at, data, body, compiler }) {
     (value as unknown[]).forEach((schema, index) => {
       if (schema === true) return;

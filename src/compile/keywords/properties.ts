@@ -15,6 +15,7 @@ export const properties: Keyword = {
   instance: "object",
   check: expectSchemaMap,
   subschemas: map,
+  applies: "child",
   emit({ value, at, data, body, members, compiler }) {
     for (const [name, schema] of Object.entries(value as Record<string, unknown>)) {
       if (schema === true) continue;

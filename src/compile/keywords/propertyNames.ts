@@ -11,7 +11,9 @@ import { emitMemberLoop } from "./member-loop.ts";
 export const propertyNames: Keyword = {
   name: "propertyNames",
   instance: "object",
+  widening: "a validator that skips propertyNames accepts any member name",
   check: expectSchema,
   subschemas: one,
+  applies: "child",
   emit: (context) => emitMemberLoop("propertyNames", context),
 };

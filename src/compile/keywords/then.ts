@@ -6,4 +6,10 @@
 import type { Keyword } from "../keyword.ts";
 import { expectSchema, one } from "../keyword-values.ts";
 
-export const $then: Keyword = { name: "then", instance: "any", check: expectSchema, subschemas: one };
+export const $then: Keyword = {
+  name: "then",
+  instance: "any",
+  check: expectSchema,
+  subschemas: one,
+  applies: "in-place",
+};

@@ -10,6 +10,7 @@ import { js } from "../safe-format.ts";
 export const uniqueItems: Keyword = {
   name: "uniqueItems",
   instance: "array",
+  widening: "most constrained decoders ignore uniqueItems; without it repeated items are accepted",
   check: expectBoolean,
   emit({ value, at, data, body, compiler }) {
     if (value !== true) return;

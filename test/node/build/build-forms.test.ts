@@ -173,4 +173,19 @@ describe("buildForms", () => {
     const error = await buildError(await project({ "Bad Name.json": arrival(greeting) }));
     expect(error.file).toBe("forms/Bad Name.json");
   });
+
+  it("a folder named like a form file is a FormFileError naming it, not a system error", async () => {
+    const root = await project({ "greeting.json": arrival(greeting) });
+    await mkdir(join(root, "forms", "folder.json"));
+    const error = await buildError(root);
+    expect(error.file).toBe("forms/folder.json");
+    expect(error.rule).toMatch(/cannot be read as a file \(EISDIR\)/);
+  });
+
+  it("an enum of 200,000 strings builds: its values are checked without a stack overflow", async () => {
+    const values = Array.from({ length: 200_000 }, (_, index) => `v${index}`);
+    const huge = { ...greeting, properties: { text: { type: "string", maxLength: 8, enum: values } } };
+    const [built] = await buildForms({ root: await project({ "greeting.json": arrival(huge) }), outDir: "out" });
+    expect(built?.name).toBe("greeting");
+  });
 });

@@ -1,0 +1,329 @@
+/**
+ * A mixed hostile load against one runtime serving the example addresses (issue 15, section 5):
+ * valid acts alongside malformed and truncated JSON, duplicate names, oversize bodies with and
+ * without `Content-Length`, chunked and slow bodies, disconnects mid-body, 10⁵-deep nesting,
+ * long strings, invalid UTF-8, wrong methods and huge header fields. `npm run bench:hostile`
+ * runs it for 60 s on Node and on workerd; the runtimes suite runs a few seconds of it.
+ *
+ * Each attack comes from its own loopback address (127.0.0.2 …), the valid actor from
+ * 127.0.0.200, so a per-client rate limit throttles the attackers and not the actor, as it
+ * would in public. Everything stays on loopback.
+ */
+import { execFileSync } from "node:child_process";
+import { type IncomingMessage, request } from "node:http";
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import { validPage } from "../test/runtimes/bodies.ts";
+import type { Running } from "../test/runtimes/harness.ts";
+import { chunk, exchange, LAST_CHUNK, postHead, trickle } from "../test/runtimes/raw-http.ts";
+
+/** What one run saw. Times in milliseconds, memory in MiB. */
+export interface HostileReport {
+  readonly runtime: string;
+  readonly seconds: number;
+  /** Requests answered, by kind of request and status (`null`: closed with no answer). */
+  readonly statuses: Record<string, Record<string, number>>;
+  readonly total: number;
+  readonly serverErrors: number;
+  /** Valid acts that did not get 200 (or 429, when limited). */
+  readonly validFailures: number;
+  readonly cleanP99: number;
+  readonly attackP99: number;
+  readonly rssMaxMiB: number;
+  readonly rssEndMiB: number;
+  readonly rssStartMiB: number;
+  /** Slow clients: how many, and the longest time from first byte to the server's close (or answer). */
+  readonly slowClients: number;
+  readonly slowLongestMs: number;
+  /** Whether the child was alive through the whole run. */
+  readonly survived: boolean;
+  /** After the attack: a GET and a valid act answered 200. */
+  readonly answersAfter: boolean;
+}
+
+const page = new TextEncoder().encode(validPage);
+const MAX_BYTES = 1_048_576;
+
+interface Answer {
+  /** The status, or `null` when the connection ended with no answer. */
+  readonly status: number | null;
+  readonly ms: number;
+  /** The client-side error code when there was no answer (`ECONNRESET`, …). */
+  readonly error?: string;
+}
+
+/** One HTTP request from `localAddress`, on a fresh connection; resolves, never rejects. */
+function send(
+  port: number,
+  localAddress: string,
+  method: string,
+  path: string,
+  body: Uint8Array | string | null,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const req = request(
+      { host: "127.0.0.1", port, localAddress, method, path, headers: { connection: "close", ...headers } },
+      (res: IncomingMessage) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? null, ms: performance.now() - started }));
+        res.on("error", () => resolve({ status: res.statusCode ?? null, ms: performance.now() - started }));
+      },
+    );
+    req.setTimeout(30_000, () => req.destroy());
+    req.on("error", (error: NodeJS.ErrnoException) =>
+      resolve({ status: null, ms: performance.now() - started, error: error.code ?? error.message }),
+    );
+    if (body !== null) req.end(body);
+    else req.end();
+  });
+}
+
+const json = { "content-type": "application/json" };
+const deep = "[".repeat(100_000);
+const longString = `{"title": "${"x".repeat(900_000)}", "blocks": []}`;
+const invalidUtf8 = Buffer.concat([
+  Buffer.from('{"title": "a'),
+  Buffer.from([0xff, 0xfe]),
+  Buffer.from('", "blocks": []}'),
+]);
+const oversize = new Uint8Array(MAX_BYTES + 1).fill(0x20);
+const duplicate = validPage.replace(`"title": "Notes`, `"title": "Other", "title": "Notes`);
+const hugeHeader = "a".repeat(64 * 1024);
+
+/** The attacks, by name: each sends one hostile request from `from` and says what came back. */
+const attacks: Record<string, (port: number, from: string) => Promise<Answer>> = {
+  "malformed JSON": (port, from) => send(port, from, "POST", "/page", validPage.slice(0, 200), json),
+  "duplicate names": (port, from) => send(port, from, "POST", "/page", duplicate, json),
+  "oversize with Content-Length": (port, from) => send(port, from, "POST", "/page", oversize, json),
+  "oversize chunked": async (port, from) => {
+    const started = performance.now();
+    return new Promise((resolve) => {
+      const req = request(
+        { host: "127.0.0.1", port, localAddress: from, method: "POST", path: "/page", headers: json },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? null, ms: performance.now() - started }));
+        },
+      );
+      req.on("error", () => resolve({ status: null, ms: performance.now() - started }));
+      const piece = new Uint8Array(65_536).fill(0x20);
+      let sent = 0;
+      const more = () => {
+        while (sent < 2 * MAX_BYTES) {
+          sent += piece.byteLength;
+          if (!req.write(piece)) return void req.once("drain", more);
+        }
+        req.end();
+      };
+      more();
+    });
+  },
+  "10^5-deep nesting": (port, from) => send(port, from, "POST", "/page", deep, json),
+  "long string": (port, from) => send(port, from, "POST", "/page", longString, json),
+  "invalid UTF-8": (port, from) => send(port, from, "POST", "/page", invalidUtf8, json),
+  "wrong method": (port, from) =>
+    send(port, from, ["PUT", "DELETE", "PATCH"][Math.floor(Math.random() * 3)]!, "/page", "{}", json),
+  "huge header": (port, from) => send(port, from, "GET", "/page", null, { "x-huge": hugeHeader }),
+  "chunked act": async (port) => {
+    const started = performance.now();
+    const seen = await exchange(
+      port,
+      [
+        { delayMs: 0, bytes: postHead("/page", ["Transfer-Encoding: chunked", "Connection: close"]) },
+        { delayMs: 0, bytes: chunk(page.subarray(0, 300)) },
+        { delayMs: 0, bytes: chunk(page.subarray(300)) },
+        { delayMs: 0, bytes: LAST_CHUNK },
+      ],
+      "wait",
+      10_000,
+    );
+    return { status: seen.status, ms: performance.now() - started };
+  },
+  "chunked cut before the last chunk": async (port) => {
+    const started = performance.now();
+    const seen = await exchange(
+      port,
+      [
+        { delayMs: 0, bytes: postHead("/page", ["Transfer-Encoding: chunked"]) },
+        { delayMs: 0, bytes: chunk(page) },
+      ],
+      "half-close",
+      10_000,
+    );
+    return { status: seen.status, ms: performance.now() - started };
+  },
+  "disconnect mid-body": async (port) => {
+    const started = performance.now();
+    const seen = await exchange(
+      port,
+      [
+        { delayMs: 0, bytes: postHead("/page", [`Content-Length: ${page.byteLength}`]) },
+        { delayMs: 5, bytes: page.subarray(0, 100) },
+      ],
+      "destroy",
+      1_000,
+    );
+    return { status: seen.status, ms: performance.now() - started };
+  },
+};
+
+/** A slow client: one body byte every 500 ms until the server answers or closes. */
+async function slowClient(port: number): Promise<Answer & { closedMs: number | null }> {
+  const seen = await exchange(
+    port,
+    [{ delayMs: 0, bytes: postHead("/page", [`Content-Length: ${page.byteLength}`]) }, ...trickle(validPage, 500)],
+    "wait",
+    20_000,
+  );
+  return { status: seen.status, ms: seen.answeredMs ?? 20_000, closedMs: seen.closedMs ?? seen.answeredMs };
+}
+
+/** Resident memory of the child's whole process group (workerd runs as a grandchild), in MiB. */
+function rssMiB(pid: number): number {
+  try {
+    const out = execFileSync("ps", ["-o", "rss=", "-g", String(pid)], { encoding: "utf8" });
+    return (
+      out
+        .split("\n")
+        .map(Number)
+        .filter((n) => n > 0)
+        .reduce((a, b) => a + b, 0) / 1024
+    );
+  } catch {
+    return 0;
+  }
+}
+
+function p99(samples: number[]): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]!;
+}
+
+/**
+ * The valid actor, in its own thread (bench/hostile-actor.ts): acts until `until` (epoch ms);
+ * resolves with the latencies of its 200s, counting every answer with `count`.
+ */
+function actor(port: number, until: number, count: (status: number | null) => void): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    const thread = new Worker(join(import.meta.dirname, "hostile-actor.ts"), {
+      workerData: { port, until, body: page },
+    });
+    thread.once("message", ({ latencies, statuses }: { latencies: number[]; statuses: (number | null)[] }) => {
+      for (const status of statuses) count(status);
+      resolve(latencies);
+    });
+    thread.once("error", reject);
+  });
+}
+
+/**
+ * Runs the mix against `server` for `seconds` (the first quarter clean, valid acts only, of
+ * which up to 3 s are warm-up; the rest under attack), then checks that the server still answers. `concurrency` attackers run at
+ * once, plus up to `slow` slow clients.
+ */
+export async function hostileMix(
+  server: Running,
+  { seconds, concurrency = 8, slow = 4 }: { seconds: number; concurrency?: number; slow?: number },
+): Promise<HostileReport> {
+  const port = Number(new URL(server.url).port);
+  const statuses: Record<string, Record<string, number>> = {};
+  const record = (kind: string, status: number | null, error?: string) => {
+    statuses[kind] ??= {};
+    const byStatus = statuses[kind];
+    const key = status === null && error !== undefined ? `no answer (${error})` : String(status);
+    byStatus[key] = (byStatus[key] ?? 0) + 1;
+  };
+  let alive = true;
+  void server.exited.then(() => (alive = false));
+  const rssStartMiB = rssMiB(server.pid);
+  let rssMaxMiB = rssStartMiB;
+  const sampler = setInterval(() => (rssMaxMiB = Math.max(rssMaxMiB, rssMiB(server.pid))), 250);
+
+  const start = Date.now();
+  const cleanUntil = start + (seconds * 1000) / 4;
+  const end = start + seconds * 1000;
+  // Warm-up (JIT, the store's first writes), not measured; then the clean baseline.
+  await actor(port, start + Math.min(3_000, (seconds * 1000) / 10), (status) => record("valid act (warm-up)", status));
+  const cleanLatencies = await actor(port, cleanUntil, (status) => record("valid act (clean)", status));
+
+  const names = Object.keys(attacks);
+  let next = 2;
+  const from = () => {
+    next = next >= 199 ? 2 : next + 1;
+    return `127.0.0.${next}`;
+  };
+  const attackers = Array.from({ length: concurrency }, async () => {
+    while (Date.now() < end && alive) {
+      const name = names[Math.floor(Math.random() * names.length)]!;
+      const answer = await attacks[name]!(port, from());
+      record(name, answer.status, answer.error);
+    }
+  });
+  let slowLongestMs = 0;
+  let slowClients = 0;
+  // Each slow client lasts about the body deadline; every slot runs at least one, and starts no
+  // new one that would outlast the run by much.
+  const slowOnes = Array.from({ length: slow }, async () => {
+    do {
+      const seen = await slowClient(port);
+      slowClients++;
+      record("slow body", seen.status);
+      slowLongestMs = Math.max(slowLongestMs, seen.closedMs ?? 20_000);
+    } while (Date.now() < end - 8_000 && alive);
+  });
+  const [attackLatencies] = await Promise.all([
+    actor(port, end, (status) => record("valid act (under attack)", status)),
+    ...attackers,
+    ...slowOnes,
+  ]);
+  clearInterval(sampler);
+  const rssEndMiB = rssMiB(server.pid);
+  const after = await Promise.all([
+    send(port, "127.0.0.201", "GET", "/page", null),
+    send(port, "127.0.0.201", "POST", "/page", page, json),
+  ]);
+
+  let total = 0;
+  let serverErrors = 0;
+  let validFailures = 0;
+  for (const [kind, byStatus] of Object.entries(statuses)) {
+    for (const [status, n] of Object.entries(byStatus)) {
+      total += n;
+      if (Number(status) >= 500) serverErrors += n;
+      if (kind.startsWith("valid act") && status !== "200") validFailures += n;
+    }
+  }
+  return {
+    runtime: server.name,
+    seconds,
+    statuses,
+    total,
+    serverErrors,
+    validFailures,
+    cleanP99: p99(cleanLatencies),
+    attackP99: p99(attackLatencies),
+    rssStartMiB,
+    rssMaxMiB,
+    rssEndMiB,
+    slowClients,
+    slowLongestMs,
+    survived: alive,
+    answersAfter: after.every((a) => a.status === 200),
+  };
+}
+
+/** Sends SIGTERM to the child's process group and measures how long it takes to exit, in ms. */
+export async function terminate(server: Running): Promise<{ ms: number; code: number | null; signal: string | null }> {
+  const started = performance.now();
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {}
+  const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000));
+  const exit = await Promise.race([server.exited, timeout]);
+  const ms = performance.now() - started;
+  await server.stop();
+  return exit === null ? { ms, code: null, signal: "none within 10 s" } : { ms, code: exit.code, signal: exit.signal };
+}

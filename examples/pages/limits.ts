@@ -1,0 +1,84 @@
+/**
+ * The example's rate limits and what its operator sees: limits per client on by default on
+ * every runtime, a JSON log line per act and rejection, and counters (Prometheus text at
+ * `/metrics` when asked for). docs/operations.md says how to change each.
+ *
+ * @module
+ */
+import type { Context } from "hono";
+import { ActCounters, type ActLogEntry, formatActLog } from "../../src/address/act-log.ts";
+import { type RateLimit, type RateLimiter, workersRateLimiter } from "../../src/address/rate-limit.ts";
+
+/** Requests per client per minute: acts (POST) and arrivals (GET, HEAD). */
+export interface RateLimitSetting {
+  readonly actsPerMinute: number;
+  readonly arrivalsPerMinute: number;
+}
+
+/** The example's default limits: 60 acts and 600 arrivals per client per minute. */
+export const DEFAULT_RATE_LIMIT: RateLimitSetting = { actsPerMinute: 60, arrivalsPerMinute: 600 };
+
+/**
+ * Reads the `RATE_LIMIT` setting: unset for {@link DEFAULT_RATE_LIMIT}, `off` for none, or
+ * `<acts>,<arrivals>` per client per minute (`30,300`).
+ *
+ * @throws {RangeError} for anything else, naming the setting.
+ */
+export function rateLimitSetting(value: string | undefined): RateLimitSetting | null {
+  if (value === undefined || value === "") return DEFAULT_RATE_LIMIT;
+  if (value === "off") return null;
+  const match = /^(\d+),(\d+)$/.exec(value);
+  if (match === null || Number(match[1]) < 1 || Number(match[2]) < 1) {
+    throw new RangeError(`RATE_LIMIT must be "off" or "<acts>,<arrivals>" per minute (positive), got "${value}"`);
+  }
+  return { actsPerMinute: Number(match[1]), arrivalsPerMinute: Number(match[2]) };
+}
+
+/** The addresses in `TRUSTED_PROXIES` (comma-separated), whose `X-Forwarded-For` is believed. */
+export function trustedProxies(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((proxy) => proxy.trim())
+    .filter((proxy) => proxy !== "");
+}
+
+/**
+ * The Workers limits: the Rate Limiting bindings `ACT_LIMITER` and `ARRIVAL_LIMITER`
+ * (`[[ratelimits]]` in wrangler.toml, period 60 s), keyed by `CF-Connecting-IP`, which only
+ * Cloudflare's edge sets. The worker variable `RATE_LIMIT = "off"` turns them off.
+ */
+export function workersRateLimit(clientAddress: (c: Context) => string | undefined): RateLimit {
+  const unlessOff = (limiter: RateLimiter): RateLimiter => ({
+    limit: (key, c) =>
+      (c.env as { RATE_LIMIT?: string } | undefined)?.RATE_LIMIT === "off"
+        ? { allowed: true, retryAfterSeconds: 0 }
+        : limiter.limit(key, c),
+  });
+  return {
+    act: unlessOff(workersRateLimiter("ACT_LIMITER", 60)),
+    arrival: unlessOff(workersRateLimiter("ARRIVAL_LIMITER", 60)),
+    clientAddress,
+  };
+}
+
+/** Where the example's log entries go, and the counters they feed. */
+export interface Operations {
+  readonly counters: ActCounters;
+  /** The `onLog` hook: counts the entry, then writes it with its running count. */
+  readonly onLog: (entry: ActLogEntry) => void;
+}
+
+/**
+ * The example's log: one JSON line per entry on `write` (default `console.log`, which Workers
+ * Logs and `wrangler tail` show), with `count`, the running count of its series, added.
+ */
+export function operations(write: (line: string) => void = console.log): Operations {
+  const counters = new ActCounters();
+  return {
+    counters,
+    onLog(entry) {
+      const count = counters.record(entry);
+      write(formatActLog({ ...entry, count } as ActLogEntry));
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * Admission: what every door checks before it reads an act's body, and the log entry it
+ * writes afterwards. The HTTP door (`address()`) and the MCP door call the same functions, so
+ * a limit, a pin and a log line mean the same through either.
+ *
+ * @module
+ */
+import type { Context, Env } from "hono";
+import { type ActLogCode, type ActLogEntry, type Door, sanitizeActor } from "./act-log.ts";
+import type { CompiledForm } from "./form.ts";
+import { satisfiesIfMatch } from "./precondition.ts";
+import { type RateLimit, rateLimitKey } from "./rate-limit.ts";
+
+/** A request that may not go on, and how a door answers it. */
+export type Refused =
+  | { readonly status: 429; readonly code: "rate-limited"; readonly retryAfterSeconds: number }
+  | { readonly status: 412; readonly code: "precondition-failed" };
+
+/**
+ * Counts the request against the client's limit for `kind`, if the address has one.
+ *
+ * @returns `null` when the request may go on, else the 429 to answer. A limiter that throws is
+ *   logged with `console.error` and lets the request through.
+ */
+export async function admitRate<E extends Env>(
+  c: Context<E>,
+  kind: "arrival" | "act",
+  rateLimit: RateLimit<E> | undefined,
+  name: string,
+): Promise<Refused | null> {
+  const limiter = rateLimit?.[kind];
+  if (limiter === undefined) return null;
+  try {
+    const outcome = await limiter.limit(rateLimitKey(c, rateLimit!), c);
+    if (outcome.allowed) return null;
+    const retryAfterSeconds = Math.max(0, Math.ceil(outcome.retryAfterSeconds));
+    return { status: 429, code: "rate-limited", retryAfterSeconds };
+  } catch (error) {
+    console.error(`gpt-address: the ${kind} rate limiter of the address "${name}" threw`, error);
+    return null;
+  }
+}
+
+/**
+ * Form pinning (X2): an act whose `If-Match` names no current entity-tag of `form` is refused.
+ *
+ * @returns `null` when the act may go on (no `If-Match`, `*`, or a current tag), else the 412.
+ */
+export function admitPin(ifMatch: string | null, form: Pick<CompiledForm, "etag" | "pageEtag">): Refused | null {
+  return satisfiesIfMatch(ifMatch, [form.etag, form.pageEtag]) ? null : { status: 412, code: "precondition-failed" };
+}
+
+/**
+ * Hands one entry to a log hook; a hook that throws is reported with `console.error` and never
+ * changes the answer.
+ */
+export function emitLog(
+  onLog: ((entry: ActLogEntry) => void) | undefined,
+  fields: {
+    readonly started: number;
+    readonly address: string;
+    readonly door: Door;
+    readonly method: string;
+    readonly status: number;
+    readonly code: ActLogCode | null;
+    readonly bytes: number | null;
+    readonly actor: string | null;
+  },
+): void {
+  if (onLog === undefined) return;
+  const { started, actor, ...rest } = fields;
+  try {
+    onLog({
+      time: new Date(started).toISOString(),
+      ...rest,
+      durationMs: Date.now() - started,
+      actor: sanitizeActor(actor),
+    });
+  } catch (error) {
+    console.error(`gpt-address: onLog of the address "${fields.address}" threw`, error);
+  }
+}

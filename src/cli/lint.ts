@@ -1,0 +1,121 @@
+/**
+ * `gpt-address lint <form.json…>`: lints form files; `--actors` adds the actor findings and
+ * prints the table of which actors accept each form.
+ *
+ * @module
+ */
+import { readFile } from "node:fs/promises";
+import { relative, resolve } from "node:path";
+import { defineCommand } from "citty";
+import { FormDocument } from "../compile/document.ts";
+import { parseJson } from "../json/parse.ts";
+import { profiles, resolveProfile } from "../lint/actors/index.ts";
+import { type ActorRow, actorRows, renderActorTable } from "../lint/actors/table.ts";
+import { type CostBound, costBound } from "../lint/cost.ts";
+import type { Finding } from "../lint/finding.ts";
+import { lintBytes } from "../lint/lint-form.ts";
+import { exitCodes, formatArg, ioOf, UsageError } from "./shared.ts";
+
+/** One linted file, as `--format json` prints it. */
+export interface LintedFile {
+  readonly file: string;
+  readonly findings: ReadonlyArray<Finding>;
+  /** The bound on the validator's work per act (absent when the form is not valid). */
+  readonly cost?: CostBound;
+  readonly actors?: ReadonlyArray<ActorRow>;
+}
+
+/** Reads a form file, or throws a usage error naming it (exit 2: unreadable input). */
+async function readForm(path: string, shown: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (error) {
+    const reason = error instanceof Error && "code" in error ? String(error.code) : String(error);
+    throw new UsageError(`cannot read ${shown} (${reason})`);
+  }
+}
+
+/** Lints files (paths relative to `cwd`); with `actors`, judges each for every actor profile. */
+export async function lintFiles(paths: ReadonlyArray<string>, cwd: string, actors: boolean): Promise<LintedFile[]> {
+  const selected = actors ? profiles.map(resolveProfile) : [];
+  const results: LintedFile[] = [];
+  for (const path of paths) {
+    const absolute = resolve(cwd, path);
+    const file = relative(cwd, absolute) || path;
+    const bytes = await readForm(absolute, file);
+    const findings = await lintBytes(bytes, { actors: selected });
+    if (findings.some((finding) => finding.rule === "valid-form")) {
+      results.push({ file, findings });
+      continue;
+    }
+    const form = parseJson(bytes, { maxDepth: 256 }) as { s: unknown };
+    const cost = costBound(new FormDocument(form.s));
+    results.push(actors ? { file, findings, cost, actors: actorRows(selected, form.s) } : { file, findings, cost });
+  }
+  return results;
+}
+
+/** The terminal report: findings per file, then a summary line. */
+export function renderText(results: ReadonlyArray<LintedFile>): string {
+  const lines: string[] = [];
+  let errors = 0;
+  let warnings = 0;
+  let actorFindings = 0;
+  for (const result of results) {
+    const own = result.findings.filter((finding) => finding.actor === undefined);
+    if (own.length > 0) {
+      lines.push(result.file);
+      for (const finding of own) {
+        lines.push(`  ${finding.pointer || "/"}  ${finding.severity}  ${finding.message}  ${finding.rule}`);
+      }
+      lines.push("");
+    }
+    for (const finding of result.findings) {
+      if (finding.actor !== undefined) actorFindings++;
+      else if (finding.severity === "error") errors++;
+      else warnings++;
+    }
+    if (result.cost !== undefined) {
+      const n = (value: number) => Math.round(value).toLocaleString("en");
+      lines.push(
+        `${result.file}: validation cost at most ${n(result.cost.steps)} steps per act of ${n(result.cost.maxBytes)} bytes (${n(result.cost.perByte)} per byte)`,
+      );
+    }
+    if (result.actors !== undefined) lines.push(`${result.file}: actors`, renderActorTable(result.actors), "");
+  }
+  const total = errors + warnings;
+  lines.push(
+    total === 0
+      ? `${results.length} form(s) clean`
+      : `${total} problem(s) (${errors} error(s), ${warnings} warning(s)) in ${results.length} form(s)`,
+  );
+  if (actorFindings > 0) lines.push(`${actorFindings} actor finding(s) (warnings; --format json lists each)`);
+  return `${lines.join("\n")}\n`;
+}
+
+export default defineCommand({
+  meta: {
+    name: "lint",
+    description:
+      "Lint form files: attack surface (S2), vocabulary (F2-F4), mistakes; --actors adds each actor's support. Exit 0 clean, 1 errors, 2 usage or unreadable input.",
+  },
+  args: {
+    files: { type: "positional", description: "Form files (arrival documents {p, m, s})", valueHint: "form.json…" },
+    ...formatArg,
+    actors: {
+      type: "boolean",
+      default: false,
+      description: "Judge each form for every actor profile and print the table",
+    },
+  },
+  async run(context) {
+    const io = ioOf(context);
+    const paths = context.args._;
+    if (paths.length === 0) throw new UsageError("name at least one form file (gpt-address lint forms/*.json)");
+    const results = await lintFiles(paths, io.cwd, context.args.actors === true);
+    if (context.args.format === "json") io.stdout(`${JSON.stringify(results, null, 2)}\n`);
+    else io.stdout(renderText(results));
+    const failed = results.some((result) => result.findings.some((finding) => finding.severity === "error"));
+    return failed ? exitCodes.findings : exitCodes.ok;
+  },
+});

@@ -1,0 +1,199 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LintedFile } from "../../../src/cli/lint.ts";
+import { runCli } from "./run-cli.ts";
+
+const p = "To act, send one HTTP POST to this address whose body is one JSON value valid against s.";
+const closed = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: "object",
+  additionalProperties: false,
+  required,
+  properties,
+});
+const name = { type: "string", minLength: 1, maxLength: 80 };
+
+/** Forms that are not part of the project, each with the findings (rule at pointer) expected. */
+const cases: Record<string, { form: unknown; expected: string[] }> = {
+  "safe.json": {
+    form: {
+      p,
+      m: [{ role: "assistant", content: '{"name": "Ada", "tags": ["x"], "age": 36}' }],
+      s: closed(
+        {
+          name,
+          tags: { type: "array", maxItems: 5, items: { type: "string", pattern: "^[a-z]{1,12}$" } },
+          age: { type: "integer", minimum: 0, maximum: 150 },
+        },
+        ["name"],
+      ),
+    },
+    expected: [],
+  },
+  "open-object.json": {
+    form: { p, m: [], s: { type: "object", properties: { name } } },
+    expected: ["use-closed-object /s"],
+  },
+  "unbounded-string.json": {
+    form: { p, m: [], s: closed({ name: { type: "string" } }) },
+    expected: ["use-max-length /s/properties/name"],
+  },
+  "unbounded-array.json": {
+    form: { p, m: [], s: closed({ tags: { type: "array", items: name } }) },
+    expected: ["use-max-items /s/properties/tags"],
+  },
+  "unbounded-number.json": {
+    form: { p, m: [], s: closed({ n: { type: "number", minimum: 0 } }) },
+    expected: ["use-number-bounds /s/properties/n"],
+  },
+  "huge-bound.json": {
+    form: { p, m: [], s: closed({ essay: { type: "string", maxLength: 50000 } }) },
+    expected: ["use-portable-bounds /s/properties/essay/maxLength"],
+  },
+  "unanchored.json": {
+    form: { p, m: [], s: closed({ code: { type: "string", maxLength: 9, pattern: "[0-9]+" } }) },
+    expected: ["use-anchored-pattern /s/properties/code/pattern"],
+  },
+  "redos.json": {
+    form: { p, m: [], s: closed({ code: { type: "string", maxLength: 99, pattern: "^([a-z]+)*$" } }) },
+    expected: ["no-redos-pattern /s/properties/code/pattern"],
+  },
+  "anything.json": {
+    form: { p, m: [], s: closed({ note: {} }) },
+    expected: ["no-unconstrained-schema /s/properties/note"],
+  },
+  "one-of.json": {
+    form: { p, m: [], s: closed({ v: { oneOf: [{ type: "boolean" }, { type: "null" }] } }) },
+    expected: ["use-any-of /s/properties/v/oneOf"],
+  },
+  "recursive.json": {
+    form: {
+      p,
+      m: [],
+      s: {
+        $defs: { tree: { type: "array", maxItems: 3, items: { anyOf: [{ type: "null" }, { $ref: "#/$defs/tree" }] } } },
+        $ref: "#/$defs/tree",
+      },
+    },
+    expected: ["use-bounded-recursion /s/$defs/tree/items/anyOf/1/$ref"],
+  },
+  "unsatisfiable.json": {
+    form: { p, m: [], s: closed({ name }, ["name", "email"]) },
+    expected: ["no-unsatisfiable-schema /s/required/1"],
+  },
+  "bad-example.json": {
+    form: { p, m: [{ role: "assistant", content: '{"name": ""}' }], s: closed({ name }, ["name"]) },
+    expected: ["use-valid-examples /m/0/content"],
+  },
+  "silent-p.json": {
+    form: { p: "A guest book.", m: [], s: closed({ name }) },
+    expected: ["use-act-instructions /p"],
+  },
+  "not-a-form.json": {
+    form: { p, m: [], s: { type: "string", maxLength: 9, unevaluatedItems: false } },
+    expected: ["valid-form /s/unevaluatedItems"],
+  },
+};
+
+let folder = "";
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "gpt-address-cli-"));
+  for (const [file, { form }] of Object.entries(cases)) await writeFile(join(folder, file), JSON.stringify(form));
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+const errorRules = new Set(["use-closed-object", "use-max-length", "use-max-items", "use-anchored-pattern"]);
+
+describe("gpt-address lint (S2, F2-F4, mistakes) on forms that are not part of the project", () => {
+  for (const [file, { expected }] of Object.entries(cases)) {
+    it(`S2 F2-F4 ${file}: --format json reports ${expected.length === 0 ? "nothing" : expected.join(", ")}`, async () => {
+      const run = await runCli(["lint", "--format", "json", file], folder);
+      const [result] = JSON.parse(run.stdout) as LintedFile[];
+      expect(result?.file).toBe(file);
+      expect(result?.findings.map((finding) => `${finding.rule} ${finding.pointer}`)).toEqual(expected);
+      const failing = result?.findings.some((finding) => finding.severity === "error") ?? false;
+      expect(run.code).toBe(failing ? 1 : 0);
+      if (expected.some((entry) => errorRules.has(entry.split(" ")[0] ?? ""))) expect(run.code).toBe(1);
+    });
+  }
+
+  it("F3 the oneOf finding on disjoint branches carries the fix: rename to anyOf", async () => {
+    const run = await runCli(["lint", "--format=json", "one-of.json"], folder);
+    const [result] = JSON.parse(run.stdout) as LintedFile[];
+    expect(result?.findings[0]?.fix).toEqual({ pointer: "/s/properties/v/oneOf", rename: "anyOf" });
+  });
+
+  it("exit codes: 0 clean, 1 an error finding, 2 usage or unreadable input", async () => {
+    expect((await runCli(["lint", "safe.json"], folder)).code).toBe(0);
+    expect((await runCli(["lint", "safe.json", "open-object.json"], folder)).code).toBe(1);
+    expect((await runCli(["lint", "one-of.json"], folder)).code).toBe(0); // a warning only
+    const missing = await runCli(["lint", "missing.json"], folder);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("cannot read missing.json");
+    expect((await runCli(["lint", "--strict", "safe.json"], folder)).code).toBe(2);
+    expect((await runCli(["lint"], folder)).code).toBe(2);
+    expect((await runCli(["lint", "--format", "xml", "safe.json"], folder)).code).toBe(2);
+    expect((await runCli(["frobnicate"], folder)).code).toBe(2);
+    expect((await runCli([], folder)).code).toBe(2);
+  });
+
+  it("--help on the command and on lint prints usage and exits 0", async () => {
+    const top = await runCli(["--help"], folder);
+    expect(top.code).toBe(0);
+    expect(top.stdout).toContain("lint");
+    const lint = await runCli(["lint", "--help"], folder);
+    expect(lint.code).toBe(0);
+    expect(lint.stdout).toContain("--format");
+    expect(lint.stdout).toContain("--actors");
+  });
+
+  it("text output names the file, the pointer, the severity, the message and the rule", async () => {
+    const run = await runCli(["lint", "unbounded-string.json"], folder);
+    expect(run.stdout).toContain("unbounded-string.json");
+    expect(run.stdout).toMatch(/\/s\/properties\/name {2}error {2}this string has no length bound.* {2}use-max-length/);
+    expect(run.stdout).toContain("1 problem(s) (1 error(s), 0 warning(s))");
+  });
+
+  it("--actors prints a row per actor profile; a bound of 2000 is rejected by llama.cpp, 1999 is accepted", async () => {
+    const big = { p, m: [], s: closed({ note: { type: "string", maxLength: 2000 } }, ["note"]) };
+    const small = { p, m: [], s: closed({ note: { type: "string", maxLength: 1999 } }, ["note"]) };
+    await writeFile(join(folder, "big.json"), JSON.stringify(big));
+    await writeFile(join(folder, "small.json"), JSON.stringify(small));
+    const run = await runCli(["lint", "--actors", "--format", "json", "big.json", "small.json"], folder);
+    expect(run.code).toBe(0); // actor findings are warnings
+    const [bigResult, smallResult] = JSON.parse(run.stdout) as LintedFile[];
+    expect(bigResult?.actors?.length).toBeGreaterThanOrEqual(10);
+    const verdict = (result: LintedFile | undefined, actor: string) =>
+      result?.actors?.find((row) => row.actor === actor)?.verdict;
+    expect(verdict(bigResult, "llama-cpp")).toBe("rejected");
+    expect(verdict(smallResult, "llama-cpp")).toBe("accepted");
+    expect(verdict(bigResult, "anthropic-strict")).toBe("rejected");
+    expect(bigResult?.findings).toContainEqual(
+      expect.objectContaining({
+        rule: "no-actor-rejection",
+        actor: "llama-cpp",
+        pointer: "/s/properties/note/maxLength",
+      }),
+    );
+    const text = await runCli(["lint", "--actors", "big.json"], folder);
+    expect(text.stdout).toMatch(/llama-cpp\s+rejected\s+\/s\/properties\/note\/maxLength/);
+  });
+
+  it("the bin sets the process exit code (spawned with the project's Node)", async () => {
+    const bin = join(import.meta.dirname, "../../../src/cli/bin.ts");
+    const run = promisify(execFile);
+    const clean = await run(process.execPath, [bin, "lint", "safe.json"], { cwd: folder });
+    expect(clean.stdout).toContain("1 form(s) clean");
+    const failed = await run(process.execPath, [bin, "lint", "open-object.json"], { cwd: folder }).then(
+      () => 0,
+      (error: { code?: number }) => error.code,
+    );
+    expect(failed).toBe(1);
+  });
+});

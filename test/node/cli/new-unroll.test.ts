@@ -1,0 +1,107 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LintedFile } from "../../../src/cli/lint.ts";
+import { runCli } from "./run-cli.ts";
+
+const repository = join(import.meta.dirname, "../../..");
+let folder = "";
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "gpt-address-new-"));
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe("gpt-address new <name>", () => {
+  it("writes a form that lints clean, a typed act and a test that passes as generated", async () => {
+    expect(
+      existsSync(join(repository, "dist", "compile", "index.js")),
+      "run npm run build first: dist/ is missing",
+    ).toBe(true);
+    const project = join(folder, "project");
+    await mkdir(join(project, "node_modules"), { recursive: true });
+    await writeFile(
+      join(project, "package.json"),
+      JSON.stringify({ name: "demo-project", type: "module", private: true }),
+    );
+    await symlink(repository, join(project, "node_modules", "gpt-address"), "dir");
+    const made = await runCli(["new", "guest-book", "--dir", project], folder);
+    expect(made.code).toBe(0);
+    expect(made.stdout).toContain("wrote forms/guest-book.json");
+    const lint = await runCli(["lint", "--format", "json", join(project, "forms", "guest-book.json")], folder);
+    expect(lint.code).toBe(0);
+    expect((JSON.parse(lint.stdout) as LintedFile[])[0]?.findings).toEqual([]);
+    const run = await promisify(execFile)(
+      process.execPath,
+      ["--test", "--test-reporter=tap", join("test", "guest-book.test.ts")],
+      {
+        cwd: project,
+      },
+    );
+    expect(run.stdout).toMatch(/# pass 4\b/);
+    expect(run.stdout).toMatch(/# fail 0\b/);
+    const again = await runCli(["new", "guest-book", "--dir", project], folder);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("exists");
+    expect(await readFile(join(project, "src", "guest-book.ts"), "utf8")).toContain("guestBookAddress");
+  });
+
+  it("refuses a name that cannot be a path segment and module name (paired with a good one)", async () => {
+    expect((await runCli(["new", "Guest Book", "--dir", join(folder, "bad")], folder)).code).toBe(2);
+    expect((await runCli(["new", "guest", "--dir", join(folder, "good")], folder)).code).toBe(0);
+  });
+});
+
+describe("gpt-address unroll <form.json> --depth N", () => {
+  const tree = {
+    p: "To act, send one HTTP POST to this address whose body is one JSON value valid against s.",
+    m: [],
+    s: {
+      $defs: {
+        node: { type: "array", maxItems: 3, items: { anyOf: [{ type: "boolean" }, { $ref: "#/$defs/node" }] } },
+      },
+      $ref: "#/$defs/node",
+    },
+  };
+
+  it("F4 turns a form the linter flags for recursion into one it accepts, keeping p and m", async () => {
+    await writeFile(join(folder, "tree.json"), JSON.stringify(tree));
+    const before = await runCli(["lint", "--format", "json", "tree.json"], folder);
+    expect(before.code).toBe(1);
+    expect((JSON.parse(before.stdout) as LintedFile[])[0]?.findings.map((f) => f.rule)).toEqual([
+      "use-bounded-recursion",
+    ]);
+    const run = await runCli(["unroll", "tree.json", "--depth", "3", "--out", "tree-3.json"], folder);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("unrolled node into 3 level(s)");
+    const unrolled = JSON.parse(await readFile(join(folder, "tree-3.json"), "utf8"));
+    expect(unrolled.p).toBe(tree.p);
+    expect(Object.keys(unrolled.s.$defs)).toEqual(["node", "node_2", "node_3"]);
+    const after = await runCli(["lint", "--format", "json", "tree-3.json"], folder);
+    expect(after.code).toBe(0);
+    expect((JSON.parse(after.stdout) as LintedFile[])[0]?.findings).toEqual([]);
+  });
+
+  it("prints to standard output without --out; usage errors exit 2", async () => {
+    const run = await runCli(["unroll", "tree.json", "--depth=1"], folder);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).s.$defs.node.items).toEqual({ anyOf: [{ type: "boolean" }] });
+    expect((await runCli(["unroll", "tree.json", "--depth", "0"], folder)).code).toBe(2);
+    expect((await runCli(["unroll", "tree.json"], folder)).code).toBe(2);
+    expect((await runCli(["unroll", "missing.json", "--depth", "2"], folder)).code).toBe(2);
+    expect((await runCli(["unroll", "--help"], folder)).stdout).toContain("--depth");
+  });
+
+  it("a form the compiler refuses exits 1, naming the file and the pointer", async () => {
+    await writeFile(join(folder, "refused.json"), JSON.stringify({ ...tree, s: { $ref: "#/$defs/none" } }));
+    const run = await runCli(["unroll", "refused.json", "--depth", "2"], folder);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("refused.json#/s/$ref");
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * The page for people as built (A6, issue 14): the controls generated from `s`, the one inline
+ * module script and the policy that allows it by hash, the script budget, escaping, and
+ * every form the compiler accepts renders.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runInNewContext } from "node:vm";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { compileForm } from "../../../src/compile/compile-form.ts";
+import { FormError } from "../../../src/compile/form-error.ts";
+import { moduleExpression } from "../../../src/compile/page/script.ts";
+import { ruleWords } from "../../../src/compile/page/words.ts";
+import { buildArrivalPage } from "../../../src/compile/page.ts";
+import { suiteGroups } from "../compile/suite-files.ts";
+
+const pageForm = JSON.parse(readFileSync(join(import.meta.dirname, "../../../forms/page.json"), "utf8")) as {
+  p: string;
+  m: { role: string; content: string }[];
+  s: Record<string, unknown>;
+};
+
+function build(s: unknown, name = "test") {
+  const arrival = { p: "Send it.", m: [], s };
+  return buildArrivalPage(arrival, { name, validator: compileForm(s) });
+}
+
+/** The text of every `<script>` element, with its attributes. */
+function scripts(html: string): { attributes: string; text: string }[] {
+  return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)].map((m) => ({
+    attributes: m[1] as string,
+    text: m[2] as string,
+  }));
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
+
+describe("A6 the page's controls, generated from the page form", () => {
+  const page = build(pageForm.s, "page");
+
+  it("A6 names controls by the form: title textbox, a select of block kinds, Add/Remove buttons, Add children", () => {
+    expect(page.html).toMatch(
+      /<label>title<span class="req" aria-hidden="true"> \*<\/span> <input type="text" minlength="1" required/,
+    );
+    expect(page.html).toContain(">Add block</button>");
+    expect(page.html).toContain(">Remove block <span data-n></span></button>");
+    expect(page.html).toContain(">Add span</button>");
+    expect(page.html).toContain(">Add children</button>");
+    expect(page.html).toMatch(
+      /<select><option value="0">heading<\/option><option value="1">paragraph<\/option><option value="2">list<\/option><\/select>/,
+    );
+    // text (maxLength 1999, no pattern) is a textarea; href (with a pattern) a text input.
+    expect(page.html).toMatch(/<label>text<span class="req" aria-hidden="true"> \*<\/span> <textarea/);
+    expect(page.html).toMatch(/<label>href <input type="text"/);
+    // The marks are a group of checkboxes, the level a number input with its bounds.
+    expect(page.html).toMatch(/<legend>marks<\/legend>\n<label class="check"><input type="checkbox"> bold<\/label>/);
+    expect(page.html).toMatch(/<input type="number" step="1" min="1" max="3" required>/);
+  });
+
+  it("A6 the form carries no declarative WebMCP attributes (one tool per address, the imperative one with s)", () => {
+    expect(page.html).not.toMatch(/toolname|tooldescription/i);
+    expect(page.html).toContain('<form id="gpt-form" aria-labelledby="gpt-fill" novalidate hidden data-js>');
+  });
+
+  it("A6 one inline module script, allowed by its SHA-256 in the meta policy and the field policy", () => {
+    const [script, ...others] = scripts(page.html);
+    expect(others).toEqual([]);
+    expect(script?.attributes).toBe(' type="module"');
+    const hash = sha256(script?.text ?? "");
+    expect(page.script?.hash).toBe(hash);
+    const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/
+      .exec(page.html)?.[1]
+      ?.replaceAll("&#39;", "'");
+    expect(meta).toBe(
+      `default-src 'none'; script-src 'sha256-${hash}'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; form-action 'none'`,
+    );
+    expect(page.contentSecurityPolicy).toBe(`${meta}; frame-ancestors 'none'`);
+    expect(page.html).not.toMatch(/<[^>]*\son[a-z]+\s*=/i);
+  });
+
+  it("A6 the page script, validator included, stays within 12 KiB gzipped for the page form", () => {
+    const gzipped = gzipSync(page.script?.text ?? "", { level: 9 }).length;
+    expect(gzipped).toBeGreaterThan(1000);
+    expect(gzipped).toBeLessThanOrEqual(12 * 1024);
+  });
+
+  it("V3 the script holds the address's own generated validator, byte for byte apart from its two exports", () => {
+    const validator = compileForm(pageForm.s);
+    expect(page.script?.text).toContain(`\ngptAddressPage(${moduleExpression(validator)},\n[`);
+  });
+
+  it("A6 without a validator the page only describes the form and runs no script", () => {
+    const plain = buildArrivalPage({ p: "x", m: [], s: { type: "object" } });
+    expect(scripts(plain.html)).toEqual([]);
+    expect(plain.contentSecurityPolicy).not.toContain("script-src");
+    expect(plain.html).not.toContain("<form");
+  });
+});
+
+describe("A6 words for each rule", () => {
+  it("A6 names each keyword location's rule in words", () => {
+    const words = ruleWords(pageForm.s);
+    expect(words["/properties/title/maxLength"]).toBe("must be at most 200 characters long");
+    expect(words["/properties/title/minLength"]).toBe("must not be empty");
+    expect(words["/$defs/span/properties/href/pattern"]).toMatch(/^must be an absolute https URL \(pattern \^https/);
+    expect(words["/$defs/heading/properties/level/maximum"]).toBe("must be at most 3");
+    expect(words["/$defs/block/anyOf"]).toBe("must match one of the alternatives");
+    expect(words["/required"]).toBe("is required");
+  });
+});
+
+describe("S1 the page escapes what the form author wrote", () => {
+  const hostile = `</script><script>alert(1)</script><img src=x onerror=alert(2)>"'&`;
+  const s = {
+    title: hostile,
+    description: hostile,
+    type: "object",
+    required: ["a"],
+    properties: {
+      [hostile]: { type: "string", title: hostile, description: hostile },
+      a: { const: hostile },
+      b: { enum: [hostile, 1] },
+    },
+  };
+  const page = build(s);
+
+  it("S1 titles, descriptions, member names and values are escaped; only the page's own script runs", () => {
+    expect(scripts(page.html)).toHaveLength(1);
+    const markup = page.html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "");
+    expect(markup).not.toContain("<img");
+    expect(markup).toContain("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;");
+  });
+
+  it("S1 a `</script` inside the form's values cannot end the script, and the validator still means the same", () => {
+    const text = page.script?.text ?? "";
+    expect(text).not.toMatch(/<\/script|<!--/i);
+    const start = text.indexOf("\ngptAddressPage(") + "\ngptAddressPage(".length;
+    const validator = `const V = ${text.slice(start, text.indexOf(",\n[", start))};`;
+    const valid = { a: hostile, [hostile]: "x", b: 1 };
+    const run = (value: unknown) => runInNewContext(`${validator}\nV.validate(value)`, { value }) as boolean;
+    expect(run(valid)).toBe(true);
+    expect(run({ ...valid, a: "other" })).toBe(false);
+  });
+});
+
+describe("A6 every form the compiler accepts gets a page", () => {
+  it("A6 the JSON-Schema-Test-Suite schemas that compile all render, recursive ones included", () => {
+    let rendered = 0;
+    for (const group of suiteGroups()) {
+      if (typeof group.schema !== "object" || group.schema === null) continue;
+      let validator: string;
+      try {
+        validator = compileForm(group.schema);
+      } catch (error) {
+        if (error instanceof FormError) continue;
+        throw error;
+      }
+      const page = buildArrivalPage({ p: "", m: [], s: group.schema }, { name: "suite", validator });
+      expect(scripts(page.html), group.id).toHaveLength(1);
+      rendered++;
+    }
+    expect(rendered).toBeGreaterThan(250);
+  });
+
+  it("A6 a module that is not the compiler's shape is refused", () => {
+    expect(() => moduleExpression("export const x = 1;\nexport function validate(d) { return true; }")).toThrow(
+      TypeError,
+    );
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * Slow and broken clients against one runtime serving the example (issue 15, section 4): a body
+ * at one byte a time, a body that stops short of its `Content-Length`, a chunked body cut off
+ * before its last chunk. Called by the wire suite with its running server.
+ */
+import { describe, expect, it } from "vitest";
+import { DEFAULT_BODY_DEADLINE_MS } from "../../src/body/read-body.ts";
+import { validPage } from "./bodies.ts";
+import type { RuntimeName } from "./harness.ts";
+import { chunk, type Exchange, exchange, LAST_CHUNK, postHead, trickle } from "./raw-http.ts";
+
+/** How long after the body deadline a runtime may take to answer and close: 3 s. */
+const SLACK_MS = 3_000;
+/** Node's header timeout in the example entry (examples/pages/node.ts) and its check interval. */
+const NODE_HEADERS_TIMEOUT_MS = 5_000 + 1_000;
+
+const page = new TextEncoder().encode(validPage);
+const half = validPage.length >> 1;
+
+/**
+ * The runtimes whose server closes a connection whose body the address gave up on. Deno.serve
+ * sends the answer (with `Connection: close`) but keeps reading the rest of the body, and has
+ * no server timeout to set;
+ * edge-runtime (local Vercel) likewise; see docs/operations.md.
+ */
+const CLOSES: ReadonlySet<RuntimeName> = new Set(["node", "workerd", "bun"]);
+
+/**
+ * Whether the server gave up on the body within `withinMs`: no act (never 200, never 5xx), an
+ * answer (or, where the runtime closes, at least the close), and where it closes, the close.
+ */
+function expectCutOff(name: RuntimeName, what: string, seen: Exchange, withinMs: number) {
+  expect(seen.status, `${what}: ${seen.received.slice(0, 80)}`).not.toBe(200);
+  expect(seen.status === null || seen.status < 500, `${what}: status ${seen.status}`).toBe(true);
+  if (CLOSES.has(name)) {
+    expect(seen.closedMs, `${what}: still connected after ${withinMs} ms`).not.toBeNull();
+    expect(seen.closedMs!, what).toBeLessThanOrEqual(withinMs);
+  } else {
+    expect(seen.answeredMs, `${what}: no answer within ${withinMs} ms`).not.toBeNull();
+    expect(seen.answeredMs!, what).toBeLessThanOrEqual(withinMs);
+  }
+}
+
+export function slowClientSuite(name: RuntimeName, base: () => string): void {
+  const port = () => Number(new URL(base()).port);
+
+  describe(`${name}: slow and broken clients`, () => {
+    it("S1 a body at one byte per 400 ms is cut off at the deadline, with or without Content-Length, or short of it; a slow but timely act passes (control)", async () => {
+      const within = DEFAULT_BODY_DEADLINE_MS + SLACK_MS;
+      const slowBody = validPage.slice(0, 40);
+      const [sized, chunked, short, control] = await Promise.all([
+        exchange(
+          port(),
+          [{ delayMs: 0, bytes: postHead("/page", [`Content-Length: ${page.byteLength}`]) }, ...trickle(slowBody, 400)],
+          "wait",
+          within,
+        ),
+        exchange(
+          port(),
+          [
+            { delayMs: 0, bytes: postHead("/page", ["Transfer-Encoding: chunked"]) },
+            ...trickle(slowBody, 400).map((p) => ({ delayMs: p.delayMs, bytes: chunk(p.bytes as string) })),
+          ],
+          "wait",
+          within,
+        ),
+        exchange(
+          port(),
+          [
+            { delayMs: 0, bytes: postHead("/page", [`Content-Length: ${page.byteLength + 10}`]) },
+            { delayMs: 0, bytes: page },
+          ],
+          "wait",
+          within,
+        ),
+        exchange(
+          port(),
+          [
+            { delayMs: 0, bytes: postHead("/page", [`Content-Length: ${page.byteLength}`, "Connection: close"]) },
+            { delayMs: 300, bytes: page.subarray(0, half) },
+            { delayMs: 300, bytes: page.subarray(half) },
+          ],
+          "wait",
+          within,
+        ),
+      ]);
+      expectCutOff(name, "Content-Length, one byte at a time", sized, within);
+      expectCutOff(name, "chunked, one byte at a time", chunked, within);
+      expectCutOff(name, "stops short of Content-Length", short, within);
+      expect((sized.answeredMs ?? sized.closedMs)!).toBeGreaterThanOrEqual(DEFAULT_BODY_DEADLINE_MS - 500);
+      expect(control.status, control.received.slice(0, 200)).toBe(200);
+    });
+
+    it("RFC 9112 §7.1 a chunked act cut off before its last chunk is never acted on; the same chunks with the last chunk are (control)", async () => {
+      const chunks = [chunk(page.subarray(0, half)), chunk(page.subarray(half))];
+      const head = { delayMs: 0, bytes: postHead("/page", ["Transfer-Encoding: chunked"]) };
+      const cut = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          exchange(port(), [head, ...chunks.map((bytes) => ({ delayMs: 20, bytes }))], "half-close", 10_000),
+        ),
+      );
+      for (const seen of cut) {
+        expect(seen.status, seen.received.slice(0, 120)).not.toBe(200);
+        expect(seen.status === null || seen.status < 500).toBe(true);
+      }
+      const whole = await exchange(
+        port(),
+        [
+          { delayMs: 0, bytes: postHead("/page", ["Transfer-Encoding: chunked", "Connection: close"]) },
+          ...chunks.map((bytes) => ({ delayMs: 20, bytes })),
+          { delayMs: 0, bytes: LAST_CHUNK },
+        ],
+        "wait",
+        10_000,
+      );
+      expect(whole.status, whole.received.slice(0, 200)).toBe(200);
+    });
+
+    if (name === "node") {
+      it("S1 header fields at one byte per 500 ms are cut off by the server's header timeout; a complete head is answered (control)", async () => {
+        const head = "GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n";
+        const [slow, control] = await Promise.all([
+          exchange(port(), trickle(head, 500), "wait", NODE_HEADERS_TIMEOUT_MS + SLACK_MS),
+          exchange(
+            port(),
+            [{ delayMs: 0, bytes: head.replace("\r\n\r\n", "\r\nConnection: close\r\n\r\n") }],
+            "wait",
+            5_000,
+          ),
+        ]);
+        expect(slow.status).not.toBe(200);
+        expect(slow.closedMs, "still connected").not.toBeNull();
+        expect(slow.closedMs!).toBeLessThanOrEqual(NODE_HEADERS_TIMEOUT_MS + SLACK_MS);
+        expect(control.status).toBe(200);
+      });
+    }
+  });
+}
