@@ -70,7 +70,7 @@ export function fromLintProfile(actor: string, profile: LintProfileLike): ActorP
         keywords[bound] = "L";
         limited[bound] = { max: repetition, otherwise: "R" };
       } else if (cell === "L" && limited[bound] && limited[bound].max === undefined) {
-        limited[bound] = { ...limited[bound], max: repetition };
+        limited[bound] = { ...limited[bound], max: repetition, above: "R" };
       }
     }
   }

@@ -37,6 +37,8 @@ export interface Limited {
   /** Not on the root schema. */
   readonly notAtRoot?: boolean;
   readonly otherwise: "I" | "R" | "X";
+  /** What applies when only `max` fails, if not `otherwise` (a budget refused outright). */
+  readonly above?: "I" | "R" | "X";
 }
 
 /** One actor's profile, as the projection reads it. */
@@ -109,17 +111,22 @@ const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 /** Lower bounds: an `L` cell's failed limit widens them to the largest value taken, instead of dropping them. */
 const LOWER_BOUNDS = new Set(["minLength", "minItems", "minProperties", "minContains"]);
 
-/** Whether `value` of a keyword in `node` meets `limit`. */
-function holds(limit: Limited, value: unknown, node: Record<string, unknown>, root: boolean): boolean {
-  if (limit.max !== undefined && typeof value === "number" && value > limit.max) return false;
-  if (limit.values !== undefined && !limit.values.some((v) => v === value)) return false;
+/** What applies to `value` of a keyword in `node` under `limit`: `null` when the limit is met. */
+function outcomeOf(
+  limit: Limited,
+  value: unknown,
+  node: Record<string, unknown>,
+  root: boolean,
+): Limited["otherwise"] | null {
+  if (limit.max !== undefined && typeof value === "number" && value > limit.max) return limit.above ?? limit.otherwise;
+  if (limit.values !== undefined && !limit.values.some((v) => v === value)) return limit.otherwise;
   if (limit.types !== undefined) {
     const types = Array.isArray(node.type) ? node.type : [node.type];
-    if (!types.every((t) => typeof t === "string" && limit.types!.includes(t))) return false;
+    if (!types.every((t) => typeof t === "string" && limit.types!.includes(t))) return limit.otherwise;
   }
-  if (limit.without?.some((sibling) => sibling in node)) return false;
-  if (limit.notAtRoot && root) return false;
-  return true;
+  if (limit.without?.some((sibling) => sibling in node)) return limit.otherwise;
+  if (limit.notAtRoot && root) return limit.otherwise;
+  return null;
 }
 
 function largest(limit: Limited): number | undefined {
@@ -223,9 +230,10 @@ export function projectForm(schema: unknown, profile: ActorProfile): Projection 
         }
       }
       const limit = c === "L" ? profile.limited?.[name] : undefined;
-      if (limit !== undefined && !holds(limit, value, node, root)) {
+      const outcome = limit === undefined ? null : outcomeOf(limit, value, node, root);
+      if (limit !== undefined && outcome !== null) {
         const condition = describeLimit(limit);
-        if (limit.otherwise === "I") {
+        if (outcome === "I") {
           warn("ignored", pointer, keyword, `takes ${keyword} only ${condition}; ignored here`);
         } else {
           const widest = LOWER_BOUNDS.has(keyword) && typeof value === "number" ? largest(limit) : undefined;

@@ -58,7 +58,7 @@ describe("model actors against loopback fakes of their APIs", () => {
       expect(format.json_schema.strict).toBe(true);
       expect(format.json_schema.name).toBe("page");
       expect(format.json_schema.schema).toEqual(projectForm(pageFile.s, profiles.openai).schema);
-      expect(JSON.stringify(format.json_schema.schema)).not.toMatch(/"(uniqueItems|\$schema|\$comment)"/);
+      expect(JSON.stringify(format.json_schema.schema)).not.toMatch(/"uniqueItems"/);
       const messages = request.json.messages as { role: string; content: string }[];
       expect(messages[0]).toEqual({ role: "system", content: pageFile.p });
       expect(messages.slice(1, -1)).toEqual(pageFile.m);

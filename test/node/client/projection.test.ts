@@ -172,3 +172,15 @@ describe("profiles from the form linter's data", () => {
     expect(warnings.some((w) => w.type === "dropped" && w.pointer === "/properties/a/maxLength")).toBe(true);
   });
 });
+
+describe("the act command's profiles are the linter's (src/lint/actors)", () => {
+  it("each SDK actor reads its linter profile, and the rewrites follow from its cells", () => {
+    expect(profiles.openai.source).toMatch(/openai-strict\.json/);
+    expect(profiles.openai.rewrites).toMatchObject({ oneOf: "anyOf", optionalProperties: "anyOf" });
+    expect(profiles.openai.requires).toMatchObject({ closedObjects: true, objectRoot: true, typeEverywhere: true });
+    expect(profiles.anthropic.limited?.minItems).toMatchObject({ values: [0, 1] });
+    expect(profiles.google.rewrites).toMatchObject({ const: "enum" });
+    expect(profiles.ollama.anchoredPatterns).toBe(true);
+    expect(profiles["node-llama-cpp"].rewrites).toMatchObject({ anyOf: "oneOf", optionalProperties: "oneOf" });
+  });
+});
