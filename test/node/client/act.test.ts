@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { actWithBody, actWithModel, checkLocally } from "../../../src/client/act.ts";
+import { actWithBody, actWithModel, checkLocally, postAct } from "../../../src/client/act.ts";
+import { retrieve } from "../../../src/client/arrival.ts";
 import { compileValidator } from "../../../src/client/form-validator.ts";
 import type { GenerateRequest, GenerateResult, ModelClient } from "../../../src/client/model.ts";
 import { pageFile, type ReceivedAct, type Served, serveRecordingExample } from "./servers.ts";
@@ -73,6 +74,14 @@ describe("act", () => {
     expect(etag).toMatch(/^"[^"]+"$/);
     await actWithBody(url, encode(example));
     expect(server.received.at(-1)!.headers["if-match"]).toBeUndefined();
+  });
+
+  it("--pin with a tag the address no longer serves gets 412 and nothing is stored", async () => {
+    const arrival = await retrieve(url);
+    const stale = await postAct({ ...arrival, etag: '"stale"' }, encode(example), { pin: true });
+    expect(stale).toMatchObject({ status: 412, kind: "form-changed" });
+    const current = await postAct(arrival, encode(example), { pin: true });
+    expect(current).toMatchObject({ status: 200, kind: "accepted" });
   });
 
   it("a model's output that was not valid UTF-8 is a local failure: retried, never sent", async () => {

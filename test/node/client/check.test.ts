@@ -91,6 +91,16 @@ describe("check: black-box conformance of an address", () => {
     expect(report.points.find((p) => p.id === "gpt-actor")!.detail).toContain("GPT-Actor: admin → 200");
   });
 
+  it("a rate-limited act (429) decides nothing: the probes are skipped with the reason, never passed", async () => {
+    const report = await checkAddress(`${broken.url}/limited`);
+    for (const id of ["duplicate-name", "invalid-utf8", "oversize", "invalid-value", "gpt-actor"]) {
+      expect(outcome(report, id), id).toBe("skip");
+    }
+    expect(report.points.find((p) => p.id === "duplicate-name")!.detail).toContain(
+      "rate limited (429, Retry-After 30)",
+    );
+  });
+
   it("A1 fails an address that answers its form with 404, and names the status", async () => {
     const report = await checkAddress(`${example.url}/no-such-address`);
     expect(report.ok).toBe(false);

@@ -68,6 +68,9 @@ export async function serveBrokenAddress(): Promise<BrokenAddress> {
     c.req.header("accept") === "application/json" ? c.json(pageFile) : c.body("send Accept: application/json", 406),
   );
   app.get("/text-plain", (c) => c.text(JSON.stringify(pageFile)));
+  // Every act rate limited: nothing about the parser can be decided.
+  app.get("/limited", (c) => c.json(pageFile));
+  app.post("/limited", (c) => c.body(null, 429, { "retry-after": "30" }));
   app.get("/actor-gate", (c) => c.json(pageFile));
   app.post("/actor-gate", async (c) => {
     // GPT-Actor used as a gate (H1): a self-declared admin skips validation.
