@@ -13,14 +13,23 @@
  * validators and dist/.
  */
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { reservedPathReason } from "../examples/pages/paths.ts";
 import { buildForms, FormFileError } from "../src/compile/build-forms.ts";
 import { buildMcpMessages } from "./build-mcp.ts";
 import { wranglerSync } from "./wrangler.ts";
 
 const root = join(import.meta.dirname, "..");
 if (!process.argv.includes("--lib-only")) {
+  // The example server serves every form at /<name>: a form must not shadow one of its own paths.
+  for (const file of readdirSync(join(root, "forms")).filter((name) => name.endsWith(".json"))) {
+    const reserved = reservedPathReason(file.slice(0, -".json".length));
+    if (reserved !== null) {
+      console.error(`build failed: forms/${file}#: ${reserved}`);
+      process.exit(1);
+    }
+  }
   try {
     const built = await buildForms({
       root,

@@ -22,6 +22,7 @@ import { forms } from "./generated/forms.js";
 import { form, type Act as PageAct } from "./generated/page.js";
 import { type IndexEntry, renderIndex } from "./index-page.ts";
 import { type Operations, operations } from "./limits.ts";
+import { reservedPathReason } from "./paths.ts";
 import { renderPage } from "./render.ts";
 import type { PageStore } from "./store.ts";
 
@@ -79,6 +80,20 @@ export interface ExampleOptions {
 }
 
 /**
+ * Reads the `MCP_ALLOWED_HOSTS` setting: the host names a deployed example answers `/mcp` for
+ * (comma-separated, `gpt.example.com,www.gpt.example.com`), as `McpOptions.allowedHosts`.
+ * Unset or empty: `undefined`, the door's default (loopback names only), right for a server
+ * on loopback; a public deployment must name its hosts or its `/mcp` answers 403.
+ */
+export function mcpAllowedHosts(value: string | undefined): string[] | undefined {
+  const hosts = (value ?? "")
+    .split(",")
+    .map((host) => host.trim())
+    .filter((host) => host !== "");
+  return hosts.length === 0 ? undefined : hosts;
+}
+
+/**
  * Creates the example app.
  *
  * @param store - gives the page store for a request (for Workers KV, from `c.env`).
@@ -121,6 +136,8 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
 
   // Each address once: its options serve the HTTP door at /<name>, and are its tool at /mcp.
   function serve<Act>(options: AddressOptions<Act> & McpAddress<Act>): AnyMcpAddress {
+    const reserved = reservedPathReason(options.form.name);
+    if (reserved !== null) throw new Error(`createExampleApp(): the form "${options.form.name}": ${reserved}`);
     app.route(`/${options.form.name}`, address({ rateLimit, onLog: ops.onLog, ...options }));
     return options;
   }

@@ -8,7 +8,7 @@
  */
 import { Database } from "bun:sqlite";
 import { getConnInfo } from "hono/bun";
-import { createExampleApp } from "./app.ts";
+import { createExampleApp, mcpAllowedHosts } from "./app.ts";
 import { rateLimitSetting, trustedProxies } from "./limits.ts";
 import { memoryRateLimit } from "./memory-rate-limit.ts";
 import { SqlitePageStore } from "./stores/sqlite.ts";
@@ -17,6 +17,10 @@ const { env } = Bun;
 const store = new SqlitePageStore(new Database(env.PAGES_DB ?? "pages.sqlite"));
 const limits = rateLimitSetting(env.RATE_LIMIT);
 const rateLimit = memoryRateLimit(limits, (c) => getConnInfo(c).remote.address, trustedProxies(env.TRUSTED_PROXIES));
-const app = createExampleApp(() => store, { rateLimit, metrics: env.METRICS === "on" });
+const app = createExampleApp(() => store, {
+  rateLimit,
+  metrics: env.METRICS === "on",
+  mcp: { allowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS) },
+});
 const server = Bun.serve({ hostname: "127.0.0.1", port: Number(env.PORT ?? 8790), fetch: app.fetch });
 console.log(`listening on http://127.0.0.1:${server.port}/`);

@@ -9,7 +9,7 @@
  * @module
  */
 import { getConnInfo } from "hono/deno";
-import { createExampleApp } from "./app.ts";
+import { createExampleApp, mcpAllowedHosts } from "./app.ts";
 import { rateLimitSetting, trustedProxies } from "./limits.ts";
 import { memoryRateLimit } from "./memory-rate-limit.ts";
 import { DenoKvPageStore } from "./stores/deno-kv.ts";
@@ -18,7 +18,11 @@ const env = (name: string) => Deno.env.get(name);
 const store = new DenoKvPageStore(await Deno.openKv(env("DENO_KV_PATH")));
 const proxies = trustedProxies(env("TRUSTED_PROXIES"));
 const rateLimit = memoryRateLimit(rateLimitSetting(env("RATE_LIMIT")), (c) => getConnInfo(c).remote.address, proxies);
-const app = createExampleApp(() => store, { rateLimit, metrics: env("METRICS") === "on" });
+const app = createExampleApp(() => store, {
+  rateLimit,
+  metrics: env("METRICS") === "on",
+  mcp: { allowedHosts: mcpAllowedHosts(env("MCP_ALLOWED_HOSTS")) },
+});
 if (Deno.env.get("DENO_DEPLOYMENT_ID") !== undefined) {
   Deno.serve(app.fetch);
 } else {

@@ -14,7 +14,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
-import { createExampleApp } from "./app.ts";
+import { createExampleApp, mcpAllowedHosts } from "./app.ts";
 import { rateLimitSetting, trustedProxies } from "./limits.ts";
 import { memoryRateLimit } from "./memory-rate-limit.ts";
 import { SqlitePageStore } from "./stores/sqlite.ts";
@@ -23,7 +23,11 @@ const { env } = process;
 const store = new SqlitePageStore(new DatabaseSync(env.PAGES_DB ?? "pages.sqlite"));
 const limits = rateLimitSetting(env.RATE_LIMIT);
 const rateLimit = memoryRateLimit(limits, (c) => getConnInfo(c).remote.address, trustedProxies(env.TRUSTED_PROXIES));
-const app = createExampleApp(() => store, { rateLimit, metrics: env.METRICS === "on" });
+const app = createExampleApp(() => store, {
+  rateLimit,
+  metrics: env.METRICS === "on",
+  mcp: { allowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS) },
+});
 const serverOptions = { headersTimeout: 5_000, requestTimeout: 15_000, connectionsCheckingInterval: 1_000 };
 serve({ fetch: app.fetch, hostname: "127.0.0.1", port: Number(env.PORT ?? 8788), serverOptions }, (info) => {
   console.log(`listening on http://127.0.0.1:${info.port}/`);

@@ -8,14 +8,14 @@
  *
  * @module
  */
-import { createExampleApp } from "./app.ts";
+import { createExampleApp, mcpAllowedHosts } from "./app.ts";
 import { upstashOrMemory } from "./stores/upstash.ts";
 
 const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
 const { store, upstash, message } = upstashOrMemory(env);
 // Said once, at start-up (each cold start on Vercel): where the pages go, and why.
 (upstash ? console.info : console.warn)(`gpt-address example: ${message}`);
-const app = createExampleApp(() => store);
+const app = createExampleApp(() => store, { mcp: { allowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS) } });
 
 /** Selects Vercel's edge runtime for this function. */
 export const config = { runtime: "edge" };

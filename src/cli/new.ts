@@ -44,7 +44,7 @@ function actSource(name: string): string {
  * @module
  */
 import { address, type CompiledForm } from "gpt-address";
-import type { Act } from "./generated/${name}.ts";
+import type { Act } from "./generated/${name}.js";
 
 /** What a valid act answers (200 JSON). */
 export interface Received {

@@ -9,6 +9,7 @@
  * ```
  * @module
  */
+export { actorProfileSchema, profiles } from "./actors/index.ts";
 export type { ActorProfile, Cell } from "./actors/profile.ts";
 export { compareFindings, type Finding, type Fix, type Severity } from "./finding.ts";
 export { formatMessage, type LintOptions, lintBytes, lintForm } from "./lint-form.ts";

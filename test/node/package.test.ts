@@ -240,6 +240,14 @@ describe("the package (issue 10 §2)", () => {
       await expect(readFile(join(root, "generated", "greeting.js"), "utf8")).resolves.toContain("export const form");
     });
 
+    it("installs the gpt-address bin, which lints the project's form on Node 22 (a warning only: exit 0)", async () => {
+      await expect(readFile(join(root, "node_modules", ".bin", "gpt-address"))).resolves.toBeDefined();
+      const bin = join(root, "node_modules", "gpt-address", "dist", "cli", "bin.js");
+      const { stdout } = await run(node, [bin, "lint", join("forms", "greeting.json")], { cwd: root });
+      expect(stdout).toContain("use-act-instructions");
+      expect(stdout).toContain("1 problem(s) (0 error(s), 1 warning(s)) in 1 form(s)");
+    });
+
     it("serves the form on Node 22 with no TypeScript loader: GET the form, POST a valid and an invalid act", async () => {
       const child: ChildProcess = spawn(node, ["server.mjs"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
       try {

@@ -5,6 +5,7 @@
  * @module
  */
 
+import schema from "./actor-profile.schema.json" with { type: "json" };
 import anthropicStrict from "./anthropic-strict.json" with { type: "json" };
 import geminiJsonSchema from "./gemini-json-schema.json" with { type: "json" };
 import llamaCpp from "./llama-cpp.json" with { type: "json" };
@@ -14,6 +15,10 @@ import ollama from "./ollama.json" with { type: "json" };
 import openaiStrict from "./openai-strict.json" with { type: "json" };
 import outlines from "./outlines.json" with { type: "json" };
 import type { ActorProfile } from "./profile.ts";
+
+/** The JSON Schema every profile file is valid against (shipped, so a profile of your own can be checked). */
+export const actorProfileSchema: unknown = schema;
+
 import sglang from "./sglang.json" with { type: "json" };
 import vllmLlguidance from "./vllm-llguidance.json" with { type: "json" };
 import vllmXgrammar from "./vllm-xgrammar.json" with { type: "json" };

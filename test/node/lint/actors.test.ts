@@ -2,13 +2,17 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
-import { getProfile, profiles } from "../../../src/lint/actors/index.ts";
+import { actorProfileSchema, getProfile, profiles } from "../../../src/lint/actors/index.ts";
 import type { ActorProfile } from "../../../src/lint/actors/profile.ts";
 
 const folder = join(import.meta.dirname, "../../../src/lint/actors");
 const schema = JSON.parse(readFileSync(join(folder, "actor-profile.schema.json"), "utf8"));
 const files = readdirSync(folder).filter((file) => file.endsWith(".json") && file !== "actor-profile.schema.json");
 const validator = new Validator(schema, "2020-12", false);
+
+it("the schema is shipped with the package (the same file)", () => {
+  expect(actorProfileSchema).toEqual(schema);
+});
 
 /** Every `source` key a profile's cells, requirements and limits cite. */
 function citedSources(profile: ActorProfile): string[] {
