@@ -15,4 +15,6 @@ export const commands: Readonly<Record<string, () => Promise<CommandDef>>> = {
   lint: () => import("./lint.ts").then((module) => module.default as CommandDef),
   unroll: () => import("./unroll.ts").then((module) => module.default as CommandDef),
   new: () => import("./new.ts").then((module) => module.default as CommandDef),
+  check: () => import("./check.ts").then((module) => module.default as CommandDef),
+  act: () => import("./act.ts").then((module) => module.default as CommandDef),
 };

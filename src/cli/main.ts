@@ -15,7 +15,8 @@ const root: CommandDef = {
   meta: {
     name: "gpt-address",
     version,
-    description: "Form tooling for GPT addresses: lint a form, unroll recursion, start a new address.",
+    description:
+      "Tools for GPT addresses: lint a form, unroll recursion, start a new address; check any address, act on it.",
   },
   subCommands: Object.fromEntries(Object.entries(commands)),
 };

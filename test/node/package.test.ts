@@ -177,6 +177,7 @@ describe("the package (issue 10 §2)", () => {
     expect(files).toContain("package/dist/index.js");
     expect(files).toContain("package/dist/index.d.ts");
     expect(files).toContain("package/dist/compile/index.js");
+    expect(files).toContain("package/dist/client/index.js");
     expect(files).toContain("package/dist/compile/meta-schema/2020-12/schema.json");
     expect(files.filter((file) => !/^package\/(dist\/|package\.json$|README\.md$|LICENSE$)/.test(file))).toEqual([]);
     expect(files.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))).toEqual([]);

@@ -1,6 +1,6 @@
 /**
  * The runtime entries stay thin and alone: the library's runtime code (`src/` but the build-time
- * `src/compile/`, `src/lint/` and `src/cli/`) touches no runtime global (`Deno`, `Bun`, `process`, `node:` modules) and
+ * `src/compile/`, `src/lint/`, `src/cli/` and the actor's side `src/client/`) touches no runtime global (`Deno`, `Bun`, `process`, `node:` modules) and
  * imports nothing of the example; the example's entries (`examples/pages/<runtime>.ts`) are a
  * few lines each; and the
  * Vercel entry has the shape Vercel's edge runtime loads (`config.runtime = "edge"`, a default
@@ -25,8 +25,8 @@ function code(file: string): string {
     .replace(/^\s*\/\/.*$/gm, "");
 }
 
-/** Build-time code (Node only): the compiler, the form linter and the `gpt-address` command. */
-const buildTime = /^src\/(compile|lint|cli)\//;
+/** Build-time code (Node only): the compiler, the form linter, the `gpt-address` command and the client. */
+const buildTime = /^src\/(compile|lint|cli|client)\//;
 const runtimeCode = sources("src").filter((file) => !buildTime.test(file));
 const entries = ["node", "bun", "deno", "vercel", "worker"].map((runtime) => `examples/pages/${runtime}.ts`);
 const globals = /\bDeno\.|\bBun\.|\bprocess\.|from\s+"node:|from\s+"bun:/;

@@ -1,0 +1,234 @@
+/**
+ * The act from the actor's side: retrieve the form, check the value locally with the same
+ * compiler the address uses, and POST the exact bytes — given by hand (`actWithBody`) or
+ * produced by a language model through its own structured output (`actWithModel`), with the
+ * form projected for that actor and failed attempts retried locally.
+ *
+ * @see draft "The Act"; DESIGN.md C1, H1
+ * @module
+ */
+import { JsonSyntaxError } from "../json/json-syntax-error.ts";
+import { parseJson } from "../json/parse.ts";
+import { type Arrival, retrieve } from "./arrival.ts";
+import { compileValidator, type FormValidator } from "./form-validator.ts";
+import { type Exchange, exchange, mediaType } from "./http.ts";
+import type { ChatMessage, ClientWarning, ModelClient } from "./model.ts";
+import { type ActorProfile, projectForm } from "./projection.ts";
+
+/** Why a value was not sent: it is not strict JSON, not UTF-8, or the form rejects it. */
+export type LocalFailure =
+  | { readonly stage: "utf8"; readonly message: string }
+  | { readonly stage: "parse"; readonly code: string; readonly offset: number; readonly message: string }
+  | { readonly stage: "form"; readonly pointer: string; readonly keyword: string; readonly message: string };
+
+/** The address's answer to an act. */
+export interface Answer {
+  readonly status: number;
+  /** `accepted` 200; `refused` 204 (the form rejected it, R2); `form-changed` 412 (`--pin`); `rate-limited` 429; `other`. */
+  readonly kind: "accepted" | "refused" | "form-changed" | "rate-limited" | "other";
+  /** The 200 JSON, parsed. */
+  readonly json?: unknown;
+  readonly response: Exchange;
+}
+
+/** One model attempt. */
+export interface Attempt {
+  readonly text: string;
+  readonly failure: LocalFailure | null;
+  readonly warnings: readonly ClientWarning[];
+}
+
+/** What an act did. */
+export interface ActResult {
+  readonly arrival: Arrival;
+  /** The bytes POSTed (or that would have been, when nothing was sent). */
+  readonly bytes: Uint8Array;
+  /** The local check's failure of the value sent or withheld; `null` when it passed. */
+  readonly failure: LocalFailure | null;
+  /** The answer, or `undefined` when nothing was sent. */
+  readonly answer: Answer | undefined;
+  /** The model's attempts (empty for `actWithBody`). */
+  readonly attempts: readonly Attempt[];
+  /** What the projection changed for the actor. */
+  readonly warnings: readonly ClientWarning[];
+}
+
+/** Options shared by both kinds of act. */
+export interface ActOptions {
+  /** Send even when the local check fails (the address then refuses it, 204). */
+  readonly force?: boolean;
+  /** Send the form's ETag as `If-Match` (the address answers 412 if its form changed). */
+  readonly pin?: boolean;
+  /** The `GPT-Actor` field value (H1: recorded by the address, never a gate). */
+  readonly actor?: string;
+  /** Called with the exact bytes just before they are POSTed (`--verbose`). */
+  readonly onSend?: (bytes: Uint8Array, headers: Readonly<Record<string, string>>) => void;
+}
+
+const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+function describe(failure: LocalFailure): string {
+  return failure.message;
+}
+
+/**
+ * The local check of a value's bytes: UTF-8, strict JSON (the address's parser), the form.
+ */
+export function checkLocally(bytes: Uint8Array, validator: FormValidator, invalidUtf8 = false): LocalFailure | null {
+  if (invalidUtf8) return { stage: "utf8", message: "the output was not valid UTF-8" };
+  try {
+    fatal.decode(bytes);
+  } catch {
+    return { stage: "utf8", message: "the value is not valid UTF-8" };
+  }
+  let value: unknown;
+  try {
+    value = parseJson(bytes);
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    return {
+      stage: "parse",
+      code: error.code,
+      offset: error.offset,
+      message: `not one strict JSON value (${error.code} at byte ${error.offset})`,
+    };
+  }
+  const failure = validator.check(value);
+  if (failure === null) return null;
+  return { stage: "form", ...failure, message: `the form rejects it at ${failure.pointer} (${failure.keyword})` };
+}
+
+/**
+ * POSTs `bytes` to the address unchanged (C1), with `Content-Type: application/json`.
+ *
+ * @throws {ExchangeError} when no answer arrives.
+ */
+export async function postAct(arrival: Arrival, bytes: Uint8Array, options: ActOptions = {}): Promise<Answer> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (options.actor !== undefined) headers["gpt-actor"] = options.actor;
+  if (options.pin && arrival.etag !== undefined) headers["if-match"] = arrival.etag;
+  options.onSend?.(bytes, headers);
+  const response = await exchange(arrival.url, { method: "POST", headers, body: bytes });
+  const kind =
+    response.status === 200
+      ? "accepted"
+      : response.status === 204
+        ? "refused"
+        : response.status === 412
+          ? "form-changed"
+          : response.status === 429
+            ? "rate-limited"
+            : "other";
+  let json: unknown;
+  if (kind === "accepted" && mediaType(response.headers["content-type"]) === "application/json") {
+    try {
+      json = parseJson(response.body);
+    } catch {
+      json = undefined;
+    }
+  }
+  return { status: response.status, kind, json, response };
+}
+
+/**
+ * Acts with a value given as bytes: GET the form, check the bytes locally, POST them unless
+ * the check fails (then nothing is sent, unless `force`).
+ *
+ * @throws {ArrivalError} when the address publishes no usable form.
+ * @throws {FormError} when the compiler cannot enforce the form (nothing can be checked).
+ * @example
+ * ```ts
+ * const result = await actWithBody("http://127.0.0.1:8787/page", await readFile("page.json"));
+ * if (result.answer?.kind === "accepted") console.log(result.answer.json);
+ * ```
+ */
+export async function actWithBody(url: string, bytes: Uint8Array, options: ActOptions = {}): Promise<ActResult> {
+  const arrival = await retrieve(url);
+  const validator = await compileValidator(arrival.document.s);
+  const failure = checkLocally(bytes, validator);
+  const answer =
+    failure === null || options.force
+      ? await postAct(arrival, bytes, { ...options, actor: options.actor ?? "gpt-address act --body" })
+      : undefined;
+  return { arrival, bytes, failure, answer, attempts: [], warnings: [] };
+}
+
+/** Options of {@link actWithModel}. */
+export interface ModelActOptions extends ActOptions {
+  /** The user's message: what to do at this address. */
+  readonly prompt: string;
+  /** The actor's profile; the form is projected with it (none: the form is sent as published). */
+  readonly profile?: ActorProfile;
+  /** New attempts after a local failure (default 2), each told the failure. */
+  readonly retries?: number;
+  /** Called once the form is projected, before the first attempt, with what the projection changed. */
+  readonly onProjection?: (warnings: readonly ClientWarning[]) => void;
+  /** Called after each attempt (a progress line, `--verbose`). */
+  readonly onAttempt?: (attempt: Attempt, index: number) => void;
+  readonly signal?: AbortSignal;
+}
+
+/** A name for the schema where an API wants one: `[A-Za-z0-9_-]{1,64}`. */
+export function schemaName(schema: unknown): string {
+  const title = typeof schema === "object" && schema !== null ? (schema as { title?: unknown }).title : undefined;
+  const name = typeof title === "string" ? title.replace(/[^A-Za-z0-9_-]+/g, "_").slice(0, 64) : "";
+  return name.replace(/^_+|_+$/g, "") || "form";
+}
+
+/**
+ * Acts with a language model: `p` is the system context, `m` the prior messages, `prompt`
+ * the user's message; the model fills the projected form with its own structured output; the
+ * output is checked against the full form, and retried with the failure fed back up to
+ * `retries` times. Only a value that passes is sent (or the last one, with `force`).
+ *
+ * @throws {ArrivalError} | {FormError} as {@link actWithBody}; {ModelError} when the provider fails.
+ */
+export async function actWithModel(url: string, client: ModelClient, options: ModelActOptions): Promise<ActResult> {
+  const arrival = await retrieve(url);
+  const { p, m, s } = arrival.document;
+  const validator = await compileValidator(s);
+  const projection = options.profile
+    ? projectForm(s, options.profile)
+    : { schema: s as Record<string, unknown>, warnings: [] };
+  options.onProjection?.(projection.warnings);
+  const messages: ChatMessage[] = [
+    ...m.filter((message) => message.role === "user" || message.role === "assistant"),
+    { role: "user", content: options.prompt },
+  ];
+  const base = messages.length;
+  const encoder = new TextEncoder();
+  const attempts: Attempt[] = [];
+  const retries = options.retries ?? 2;
+  let bytes: Uint8Array = new Uint8Array();
+  let failure: LocalFailure | null = null;
+  for (let i = 0; i <= retries; i++) {
+    const result = await client.generate({
+      system: p,
+      messages,
+      schema: projection.schema,
+      schemaName: schemaName(s),
+      signal: options.signal,
+    });
+    bytes = encoder.encode(result.text);
+    failure = checkLocally(bytes, validator, result.invalidUtf8);
+    const attempt = { text: result.text, failure, warnings: result.warnings };
+    attempts.push(attempt);
+    options.onAttempt?.(attempt, i);
+    if (failure === null) break;
+    // Only the latest failed value and its failure are kept: earlier ones add tokens, not help.
+    messages.length = base;
+    messages.push(
+      { role: "assistant", content: result.text },
+      {
+        role: "user",
+        content: `That value was not sent: ${describe(failure)}. Answer again with one JSON value that the form accepts.`,
+      },
+    );
+  }
+  const actor = `${client.provider} ${client.modelId.split("/").pop()}; via=gpt-address`;
+  const answer =
+    failure === null || options.force
+      ? await postAct(arrival, bytes, { ...options, actor: options.actor ?? actor })
+      : undefined;
+  return { arrival, bytes, failure, answer, attempts, warnings: projection.warnings };
+}

@@ -1,0 +1,186 @@
+/**
+ * The per-actor projection only relaxes: every value the full form accepts, the projected form
+ * accepts too (read with the actor's own semantics: node-llama-cpp's `oneOf` is a plain
+ * alternation), and each change is reported as a warning.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compileValidator } from "../../../src/client/form-validator.ts";
+import { profiles } from "../../../src/client/profiles.ts";
+import { type ActorProfile, projectForm } from "../../../src/client/projection.ts";
+import { form, instance } from "../compile/arbitraries.ts";
+import { pageFile } from "./servers.ts";
+
+/** The projected schema as the actor reads it: node-llama-cpp's oneOf is anyOf. */
+function asActorReadsIt(schema: unknown, profile: ActorProfile): unknown {
+  if (profile.rewrites?.anyOf !== "oneOf") return schema;
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (typeof node !== "object" || node === null) return node;
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k === "oneOf" ? "anyOf" : k, walk(v)]));
+  };
+  return walk(schema);
+}
+
+describe("projection", () => {
+  it("never narrows: values the full form accepts are accepted by every actor's projection (random forms × instances)", async () => {
+    const forms = fc.sample(form, { numRuns: 150, seed: 20261201 });
+    const instances = fc.sample(instance, { numRuns: 40, seed: 7 });
+    let accepted = 0;
+    for (const schema of forms) {
+      const full = await compileValidator(schema);
+      const valid = instances.filter((value) => full.check(value) === null);
+      if (valid.length === 0) continue;
+      for (const profile of Object.values(profiles)) {
+        const projected = await compileValidator(asActorReadsIt(projectForm(schema, profile).schema, profile));
+        for (const value of valid) {
+          accepted++;
+          expect(
+            projected.check(value),
+            `${profile.actor} ${JSON.stringify(schema)} ${JSON.stringify(value)}`,
+          ).toBeNull();
+        }
+      }
+    }
+    expect(accepted).toBeGreaterThan(1000);
+  });
+
+  it("node-llama-cpp: anyOf as oneOf, optional properties as closed variants, small integer ranges as enums; the rest reported", () => {
+    const { schema, warnings } = projectForm(pageFile.s, profiles["node-llama-cpp"]);
+    const text = JSON.stringify(schema);
+    expect(text).not.toContain('"anyOf"');
+    const defs = schema.$defs as Record<string, Record<string, unknown>>;
+    expect((defs.span!.oneOf as unknown[]).length).toBe(4);
+    expect((defs.item1!.oneOf as unknown[]).length).toBe(2);
+    expect((defs.heading!.properties as Record<string, unknown>).level).toEqual({ type: "integer", enum: [1, 2, 3] });
+    const said = (type: string, pointer: string) => warnings.some((w) => w.type === type && w.pointer === pointer);
+    expect(said("rewritten", "/$defs/block/anyOf")).toBe(true);
+    expect(said("rewritten", "/$defs/span/required")).toBe(true);
+    expect(said("ignored", "/$defs/span/properties/href/pattern")).toBe(true);
+    expect(said("ignored", "/$defs/span/properties/marks/uniqueItems")).toBe(true);
+  });
+
+  it("openai: oneOf widened to anyOf, prefixItems dropped together with items, a type added to const, refusals dropped", () => {
+    const { schema, warnings } = projectForm(
+      {
+        type: "object",
+        additionalProperties: false,
+        required: ["a", "b", "c"],
+        properties: {
+          a: { oneOf: [{ type: "string" }, { type: "integer" }] },
+          b: { type: "array", prefixItems: [{ type: "string" }], items: { type: "integer" }, uniqueItems: true },
+          c: { const: "x", default: "x" },
+        },
+      },
+      profiles.openai,
+    );
+    const props = schema.properties as Record<string, Record<string, unknown>>;
+    expect(props.a).toEqual({ anyOf: [{ type: "string" }, { type: "integer" }] });
+    expect(props.b).toEqual({ type: "array" });
+    expect(props.c).toEqual({ type: "string", const: "x" });
+    expect(warnings.map((w) => `${w.type} ${w.pointer}`)).toEqual(
+      expect.arrayContaining([
+        "widened /properties/a/oneOf",
+        "dropped /properties/b/prefixItems",
+        "dropped /properties/b/items",
+        "dropped /properties/b/uniqueItems",
+        "dropped /properties/c/default",
+        "rewritten /properties/c/type",
+      ]),
+    );
+  });
+
+  it("anthropic: minItems above 1 widened to 1; lengths dropped; an open object reported, never closed", () => {
+    const { schema, warnings } = projectForm(
+      { type: "object", properties: { t: { type: "array", minItems: 3, items: { type: "string", maxLength: 5 } } } },
+      profiles.anthropic,
+    );
+    expect(schema).toEqual({
+      type: "object",
+      properties: { t: { type: "array", minItems: 1, items: { type: "string" } } },
+    });
+    expect(warnings.some((w) => w.type === "widened" && w.pointer === "/properties/t/minItems")).toBe(true);
+    expect(warnings.some((w) => w.type === "other" && w.pointer === "/additionalProperties")).toBe(true);
+  });
+
+  it("ollama: an unanchored pattern and bounds of 2000 or more are dropped (llama.cpp refuses them); anchored ones kept", () => {
+    const { schema } = projectForm(
+      {
+        type: "object",
+        properties: {
+          a: { type: "string", pattern: "ab", maxLength: 2000 },
+          b: { type: "string", pattern: "^ab$", maxLength: 1999 },
+        },
+      },
+      profiles.ollama,
+    );
+    expect(schema.properties).toEqual({
+      a: { type: "string" },
+      b: { type: "string", pattern: "^ab$", maxLength: 1999 },
+    });
+  });
+});
+
+describe("profiles from the form linter's data", () => {
+  it("cells carry over and the rewrites follow from them (anyOf X + oneOf S → oneOf; required I → variants; repetition budget → bounds)", async () => {
+    const { fromLintProfile } = await import("../../../src/client/lint-profile.ts");
+    const profile = fromLintProfile("node-llama-cpp", {
+      id: "node-llama-cpp",
+      unlisted: { cell: "I" },
+      keywords: {
+        type: { cell: "S" },
+        properties: { cell: "S" },
+        additionalProperties: { cell: "S" },
+        enum: { cell: "S" },
+        oneOf: { cell: "S" },
+        anyOf: { cell: "X" },
+        required: { cell: "I" },
+        maxLength: { cell: "L", max: 999, otherwise: "R" },
+      },
+      limits: { repetition: { max: 1999 } },
+    });
+    expect(profile.rewrites).toMatchObject({ anyOf: "oneOf", optionalProperties: "oneOf", integerRange: 64 });
+    const { schema, warnings } = projectForm(
+      {
+        type: "object",
+        additionalProperties: false,
+        properties: {
+          a: { type: "string", maxLength: 1500 },
+          b: { anyOf: [{ type: "integer", minimum: 1, maximum: 3 }] },
+        },
+      },
+      profile,
+    );
+    expect(schema).toEqual({
+      oneOf: [
+        { type: "object", properties: {}, required: [], additionalProperties: false },
+        { type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: false },
+        {
+          type: "object",
+          properties: { b: { oneOf: [{ type: "integer", enum: [1, 2, 3] }] } },
+          required: ["b"],
+          additionalProperties: false,
+        },
+        {
+          type: "object",
+          properties: { a: { type: "string" }, b: { oneOf: [{ type: "integer", enum: [1, 2, 3] }] } },
+          required: ["a", "b"],
+          additionalProperties: false,
+        },
+      ],
+    });
+    expect(warnings.some((w) => w.type === "dropped" && w.pointer === "/properties/a/maxLength")).toBe(true);
+  });
+});
+
+describe("the act command's profiles are the linter's (src/lint/actors)", () => {
+  it("each SDK actor reads its linter profile, and the rewrites follow from its cells", () => {
+    expect(profiles.openai.source).toMatch(/openai-strict\.json/);
+    expect(profiles.openai.rewrites).toMatchObject({ oneOf: "anyOf", optionalProperties: "anyOf" });
+    expect(profiles.openai.requires).toMatchObject({ closedObjects: true, objectRoot: true, typeEverywhere: true });
+    expect(profiles.anthropic.limited?.minItems).toMatchObject({ values: [0, 1] });
+    expect(profiles.google.rewrites).toMatchObject({ const: "enum" });
+    expect(profiles.ollama.anchoredPatterns).toBe(true);
+    expect(profiles["node-llama-cpp"].rewrites).toMatchObject({ anyOf: "oneOf", optionalProperties: "oneOf" });
+  });
+});
