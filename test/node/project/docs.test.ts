@@ -23,7 +23,8 @@ const documents = [
 
 /** Paths the text tells the reader to create (README, "Add an address"), or that the build writes. */
 const notInTheRepository = new Set(["forms/greeting.json", "examples/pages/greeting.ts"]);
-const generated = /^(dist|examples\/pages\/generated|src\/mcp\/generated|bench\/results|worker-configuration\.d\.ts)(\/|$)/;
+const generated =
+  /^(dist|examples\/pages\/generated|src\/mcp\/generated|bench\/results|worker-configuration\.d\.ts)(\/|$)/;
 
 /** Backticked text that looks like a path in the repository. */
 const repositoryPath =
