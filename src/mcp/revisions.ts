@@ -5,9 +5,9 @@
  *
  * - 2025-06-18 and 2025-11-25: `initialize`, `ping`, `tools/list`, `tools/call`,
  *   `resources/list`, `resources/read` (the tools' MCP Apps pages).
- * - 2026-07-28: no handshake; `server/discover`, `tools/list` and `resources/list` (with the
- *   cache hints `ttlMs` and `cacheScope`), `tools/call`, `resources/read`; every result carries `resultType: "complete"` and the
- *   server's implementation under `_meta`.
+ * - 2026-07-28: no handshake; `server/discover`, `tools/list`, `resources/list` and
+ *   `resources/read` (with the cache hints `ttlMs` and `cacheScope`), `tools/call`; every
+ *   result carries `resultType: "complete"` and the server's implementation under `_meta`.
  *
  * @see https://modelcontextprotocol.io/specification/2025-06-18
  * @see https://modelcontextprotocol.io/specification/2025-11-25
@@ -254,7 +254,7 @@ export function revisions<E extends Env>(): ReadonlyMap<ProtocolVersion, Revisio
     "tools/list": modern(listTools, true),
     "tools/call": modern(callTool, false),
     "resources/list": modern(listResources, true),
-    "resources/read": modern(readResource, false),
+    "resources/read": modern(readResource, true),
   };
   return new Map<ProtocolVersion, Revision<E>>([
     ["2025-06-18", { version: "2025-06-18", modern: false, methods: table(v20250618) }],

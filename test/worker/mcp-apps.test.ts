@@ -22,7 +22,11 @@ function door(tools: AnyMcpAddress[]) {
   app.all("/mcp", mcp(tools));
   let id = 0;
   // biome-ignore lint/suspicious/noExplicitAny: the tests read answers as plain JSON, member by member.
-  return async (method: string, params?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> => {
+  return async (
+    method: string,
+    params?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: any }> => {
     const message = { jsonrpc: "2.0", id: ++id, method, ...(params === undefined ? {} : { params }) };
     const response = await app.fetch(
       new Request("http://127.0.0.1:8881/mcp", {
@@ -84,10 +88,10 @@ describe("mcp(): MCP Apps pages", () => {
       expect(body.result.contents).toEqual([{ uri, mimeType: MIME, text: form.appPage }]);
       const html: string = body.result.contents[0].text;
       expect(html).toContain('<form id="gpt-form"');
-      expect(html).toContain("gptAddressBridge(");
+      expect(html).toContain("function gptAddressBridge(");
       expect(html).not.toContain("connect-src");
       expect(form.page).toContain("connect-src");
-      expect(form.page).not.toContain("gptAddressBridge(");
+      expect(form.page).not.toContain("function gptAddressBridge(");
     }
     const modern = await rpc(
       "resources/read",
@@ -106,11 +110,17 @@ describe("mcp(): MCP Apps pages", () => {
     expect((await rpc("resources/read", { uri: "ui://__proto__/form" })).body.error.code).toBe(-32002);
     expect((await rpc("resources/read", {})).body.error.code).toBe(-32602);
     expect((await rpc("resources/read", { uri: 1 })).body.error.code).toBe(-32602);
-    const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "resources/read", "mcp-name": "ui://page/form" };
+    const headers = {
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "resources/read",
+      "mcp-name": "ui://page/form",
+    };
     const mismatch = await rpc("resources/read", { uri: "ui://feedback/form", _meta: ENVELOPE }, headers);
     expect([mismatch.status, mismatch.body.error.code]).toEqual([400, -32020]);
     // The control: the same request with agreeing names.
-    expect((await rpc("resources/read", { uri: "ui://page/form", _meta: ENVELOPE }, headers)).body.result.contents).toHaveLength(1);
+    expect(
+      (await rpc("resources/read", { uri: "ui://page/form", _meta: ENVELOPE }, headers)).body.result.contents,
+    ).toHaveLength(1);
   });
 
   it("a tool renamed by toolName, or a form built without its page, declares no UI and lists no resource", async () => {
@@ -122,7 +132,11 @@ describe("mcp(): MCP Apps pages", () => {
     const tools = (await other("tools/list")).body.result.tools;
     expect(tools.map((t: object) => "_meta" in t)).toEqual([false, false]);
     expect((await other("resources/list")).body.result.resources).toEqual([]);
-    const init = await other("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+    const init = await other("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    });
     expect(init.body.result.capabilities).toEqual({ tools: { listChanged: false } });
   });
 });
