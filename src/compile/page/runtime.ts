@@ -371,8 +371,21 @@ function check(move) {
   return shown ? undefined : value;
 }
 
-form.addEventListener("submit", async (event) => {
+form.addEventListener("submit", (event) => {
   event.preventDefault();
+  submit();
+});
+
+// A host's sandbox may lack allow-forms, where no submit event fires: the mcp-app page acts on
+// the Submit button's click (also the implicit submission by Enter), and cancels the submission.
+if (bridge)
+  form.addEventListener("click", (event) => {
+    if (!event.target.closest("button[type=submit]")) return;
+    event.preventDefault();
+    submit();
+  });
+
+async function submit() {
   const value = check(true);
   if (value === undefined) {
     say("Not sent: the form shows what to correct.");
@@ -396,7 +409,7 @@ form.addEventListener("submit", async (event) => {
   } catch {
     say("Failed: the address could not be reached.");
   }
-});
+}
 
 status.addEventListener("click", (event) => {
   const a = bridge && event.target.closest("a");
