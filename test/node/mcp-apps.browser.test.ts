@@ -111,7 +111,9 @@ describe("issue 14 §5: the page as an MCP App", () => {
     const status = app.getByRole("status");
     await status.filter({ hasText: "Accepted." }).waitFor({ timeout: 10_000 });
     expect(JSON.parse((await status.locator("pre").textContent()) ?? "")).toEqual({ received: true, rating: 4 });
-    expect(toolCalls()).toEqual([{ method: "tools/call", name: "feedback", arguments: { rating: 4, topic: "documentation" } }]);
+    expect(toolCalls()).toEqual([
+      { method: "tools/call", name: "feedback", arguments: { rating: 4, topic: "documentation" } },
+    ]);
     // Nothing but the MCP door was posted to: the value entered by its strict path.
     expect(posts.every((path) => path === "/mcp")).toBe(true);
     expect((await hostLog(page)).some((entry) => (entry as { event?: string }).event === "sizechange")).toBe(true);
@@ -139,7 +141,13 @@ describe("issue 14 §5: the page as an MCP App", () => {
 
   it("R1 the page form through the host: the published URL is shown and opened through the host (ui/open-link)", async () => {
     const { page, app, problems } = await openHost("page");
-    await app.getByRole("textbox", { name: /^title/ }).first().fill("From a chat client");
+    await app
+      .getByRole("textbox", { name: /^title/ })
+      .first()
+      .fill("From a chat client");
+    const block = app.getByRole("group", { name: "block 1", exact: true });
+    await block.getByRole("combobox", { name: /^block type/ }).selectOption("paragraph");
+    await block.getByRole("textbox", { name: /^text/ }).first().fill("Filled in the conversation.");
     await app.getByRole("button", { name: "Submit" }).click();
     const link = app.getByRole("status").getByRole("link");
     await link.waitFor({ timeout: 10_000 });
