@@ -33,6 +33,13 @@ export interface CompiledForm<Act = unknown> {
    */
   readonly pageContentSecurityPolicy: string;
   /**
+   * The same page built for an MCP Apps host (`text/html;profile=mcp-app`): it cannot fetch
+   * (no `connect-src`) and sends the act as the host's `tools/call` of the tool named
+   * {@link name}. Served by `mcp()` as `resources/read` of `ui://<name>/form`. Absent from a
+   * form built before it existed: then the tool declares no UI.
+   */
+  readonly appPage?: string;
+  /**
    * The generated validator for `s`: true when `value` is valid against the form.
    * Never throws; never mutates `value`.
    */

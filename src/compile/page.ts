@@ -36,6 +36,13 @@ export interface ArrivalPageOptions {
    * only describes the form and runs no script.
    */
   readonly validator?: string;
+  /**
+   * `"http"` (default): the page an address serves, which POSTs to its own URL
+   * (`connect-src 'self'`). `"mcp-app"`: the same page for an MCP Apps host's sandboxed
+   * iframe (`text/html;profile=mcp-app`), which cannot fetch (no `connect-src`) and sends the
+   * act as the host's `tools/call` of the tool named `name` (`page/app-bridge.ts`).
+   */
+  readonly mode?: "http" | "mcp-app";
 }
 
 /** A built page. */
@@ -71,6 +78,7 @@ button{font:inherit;margin:.25rem .5rem .25rem 0}#gpt-status{margin-top:1rem}`;
 export function buildArrivalPage(arrival: ArrivalForPage, options: ArrivalPageOptions = {}): ArrivalPage {
   const s = isJsonObject(arrival.s) ? arrival.s : {};
   const name = options.name ?? "address";
+  const app = options.mode === "mcp-app";
   const title = options.title ?? (typeof s.title === "string" ? s.title : (options.name ?? "GPT address"));
   const about = typeof s.description === "string" ? s.description : undefined;
   const messages = arrival.m.map((message) => {
@@ -90,6 +98,7 @@ export function buildArrivalPage(arrival: ArrivalForPage, options: ArrivalPageOp
       refs: controls.refs,
       tags: controls.tags,
       words: ruleWords(arrival.s),
+      ...(app ? { app: 1 as const } : {}),
     });
     formPart = html`<h2 id="gpt-fill">Fill in the form</h2>
 <p data-js>Filling in the form needs JavaScript. Without it, POST one JSON value that matches the JSON Schema below to this address.</p>
@@ -103,7 +112,7 @@ ${raw(controls.root)}<details id="gpt-json-mode"><summary>JSON</summary>
 </form>
 ${raw(controls.templates)}`;
   }
-  const policy = { scriptHashes: script === undefined ? [] : [script.hash], connectSelf: script !== undefined };
+  const policy = { scriptHashes: script === undefined ? [] : [script.hash], connectSelf: script !== undefined && !app };
   const page = html`<!doctype html>
 <html lang="en">
 <head>

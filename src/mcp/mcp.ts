@@ -399,6 +399,13 @@ export function mcp<E extends Env = Env>(
       ) {
         return mismatch(id, "Mcp-Name");
       }
+      if (
+        method === "resources/read" &&
+        typeof params?.uri === "string" &&
+        request.headers.get("mcp-name") !== params.uri
+      ) {
+        return mismatch(id, "Mcp-Name");
+      }
       return revision;
     }
     if (method === "initialize") {

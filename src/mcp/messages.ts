@@ -9,6 +9,8 @@ import * as initializeParams from "./generated/initialize-params.ts";
 import * as message from "./generated/message.ts";
 import * as requestEnvelope from "./generated/request-envelope.ts";
 import * as requestParams from "./generated/request-params.ts";
+import * as resourcesListParams from "./generated/resources-list-params.ts";
+import * as resourcesReadParams from "./generated/resources-read-params.ts";
 import * as toolsCallParams from "./generated/tools-call-params.ts";
 import * as toolsListParams from "./generated/tools-list-params.ts";
 import type {
@@ -16,11 +18,22 @@ import type {
   Message,
   RequestEnvelope,
   RequestParams,
+  ResourcesListParams,
+  ResourcesReadParams,
   ToolsCallParams,
   ToolsListParams,
 } from "./generated/types.ts";
 
-export type { InitializeParams, Message, RequestEnvelope, RequestParams, ToolsCallParams, ToolsListParams };
+export type {
+  InitializeParams,
+  Message,
+  RequestEnvelope,
+  RequestParams,
+  ResourcesListParams,
+  ResourcesReadParams,
+  ToolsCallParams,
+  ToolsListParams,
+};
 
 /** A generated validator: true when `value` has the shape; never throws, never mutates. */
 export type Guard<T> = (value: unknown) => value is T;
@@ -35,6 +48,10 @@ export const isRequestParams = requestParams.validate as Guard<RequestParams>;
 export const isToolsListParams = toolsListParams.validate as Guard<ToolsListParams>;
 /** `params` of `tools/call` (`tools-call-params.schema.json`). */
 export const isToolsCallParams = toolsCallParams.validate as Guard<ToolsCallParams>;
+/** `params` of `resources/list` (`resources-list-params.schema.json`). */
+export const isResourcesListParams = resourcesListParams.validate as Guard<ResourcesListParams>;
+/** `params` of `resources/read` (`resources-read-params.schema.json`). */
+export const isResourcesReadParams = resourcesReadParams.validate as Guard<ResourcesReadParams>;
 /** The 2026-07-28 per-request `_meta` envelope (`request-envelope.schema.json`). */
 export const isRequestEnvelope = requestEnvelope.validate as Guard<RequestEnvelope>;
 

@@ -3,10 +3,11 @@
  * answered by the table of the revision that governs it (chosen in `mcp.ts`); a method absent
  * from that table is "method not found", whatever another revision has.
  *
- * - 2025-06-18 and 2025-11-25: `initialize`, `ping`, `tools/list`, `tools/call`.
- * - 2026-07-28: no handshake; `server/discover`, `tools/list` (with its cache hints `ttlMs`
- *   and `cacheScope`), `tools/call`; every result carries `resultType: "complete"` and the
- *   server's implementation under `_meta`.
+ * - 2025-06-18 and 2025-11-25: `initialize`, `ping`, `tools/list`, `tools/call`,
+ *   `resources/list`, `resources/read` (the tools' MCP Apps pages).
+ * - 2026-07-28: no handshake; `server/discover`, `tools/list`, `resources/list` and
+ *   `resources/read` (with the cache hints `ttlMs` and `cacheScope`), `tools/call`; every
+ *   result carries `resultType: "complete"` and the server's implementation under `_meta`.
  *
  * @see https://modelcontextprotocol.io/specification/2025-06-18
  * @see https://modelcontextprotocol.io/specification/2025-11-25
@@ -17,7 +18,14 @@ import { encodeConsequence } from "../address/act.ts";
 import type { RejectionCode } from "../address/rejection.ts";
 import { validateAct } from "../address/verification.ts";
 import { INVALID_PARAMS, type RequestId, type RpcError } from "./jsonrpc.ts";
-import { isInitializeParams, isRequestParams, isToolsCallParams, isToolsListParams } from "./messages.ts";
+import {
+  isInitializeParams,
+  isRequestParams,
+  isResourcesListParams,
+  isResourcesReadParams,
+  isToolsCallParams,
+  isToolsListParams,
+} from "./messages.ts";
 import type { Tools } from "./tools.ts";
 
 /** The revisions before 2026-07-28, newest first: they begin with `initialize`. */
@@ -69,14 +77,18 @@ interface Methods20250618<E extends Env> {
   readonly ping: Method<E>;
   readonly "tools/list": Method<E>;
   readonly "tools/call": Method<E>;
+  readonly "resources/list": Method<E>;
+  readonly "resources/read": Method<E>;
 }
-/** The method table of 2025-11-25: the same methods, for a tools-only server. */
+/** The method table of 2025-11-25: the same methods. */
 type Methods20251125<E extends Env> = Methods20250618<E>;
 /** The method table of 2026-07-28: `server/discover` instead of `initialize` and `ping`. */
 interface Methods20260728<E extends Env> {
   readonly "server/discover": Method<E>;
   readonly "tools/list": Method<E>;
   readonly "tools/call": Method<E>;
+  readonly "resources/list": Method<E>;
+  readonly "resources/read": Method<E>;
 }
 
 /** A revision: its version, its era, and its methods by name (a `Map`: no prototype lookups). */
@@ -88,8 +100,18 @@ export interface Revision<E extends Env = Env> {
 
 const invalidParams = (message: string): Answer => ({ error: { code: INVALID_PARAMS, message } });
 
-/** The capabilities of this server: tools, whose list never changes while it runs. */
-const CAPABILITIES = `{"tools":{"listChanged":false}}`;
+/**
+ * The capabilities of this server: tools, whose list never changes while it runs, and —
+ * when a tool has an MCP Apps page — resources (the pages, which never change either) and the
+ * MCP Apps extension (`io.modelcontextprotocol/ui`, with the MIME type of its pages).
+ */
+function capabilities<E extends Env>(endpoint: Endpoint<E>): string {
+  if (endpoint.tools.resourcesByUri.size === 0) return `{"tools":{"listChanged":false}}`;
+  return `{"tools":{"listChanged":false},"resources":{"listChanged":false},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}`;
+}
+
+/** JSON-RPC error of a `resources/read` of an unknown URI (server/resources, Error Handling). */
+const RESOURCE_NOT_FOUND = -32002;
 
 /** `initialize` (2025-06-18, 2025-11-25): the requested version when spoken, else the newest legacy one. */
 function initialize<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Answer {
@@ -97,7 +119,7 @@ function initialize<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Answer
   const requested = call.params.protocolVersion;
   const version = (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_VERSIONS[0];
   return {
-    result: `{"protocolVersion":${JSON.stringify(version)},"capabilities":${CAPABILITIES},"serverInfo":${endpoint.serverInfo}${endpoint.instructions}}`,
+    result: `{"protocolVersion":${JSON.stringify(version)},"capabilities":${capabilities(endpoint)},"serverInfo":${endpoint.serverInfo}${endpoint.instructions}}`,
   };
 }
 
@@ -113,6 +135,25 @@ function listTools<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Answer 
     if (call.params.cursor !== undefined) return invalidParams("Invalid cursor");
   }
   return `"tools":${endpoint.tools.listText}`;
+}
+
+/** `resources/list`: the tools' MCP Apps pages, whole (no cursor is ever issued). */
+function listResources<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Answer | string {
+  if (call.params !== undefined) {
+    if (!isResourcesListParams(call.params)) return invalidParams("Invalid resources/list params");
+    if (call.params.cursor !== undefined) return invalidParams("Invalid cursor");
+  }
+  return `"resources":${endpoint.tools.resourcesText}`;
+}
+
+/** `resources/read`: the exact HTML of a tool's MCP Apps page, built with its form. */
+function readResource<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Answer | string {
+  if (!isResourcesReadParams(call.params)) return invalidParams("Invalid resources/read params");
+  const resource = endpoint.tools.resourcesByUri.get(call.params.uri);
+  if (resource === undefined) {
+    return { error: { code: RESOURCE_NOT_FOUND, message: "Resource not found", data: { uri: call.params.uri } } };
+  }
+  return `"contents":${resource.contentsText}`;
 }
 
 /**
@@ -186,7 +227,7 @@ function modern<E extends Env>(
 function discover<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Answer | string {
   if (call.params !== undefined && !isRequestParams(call.params))
     return invalidParams("Invalid server/discover params");
-  return `"supportedVersions":${JSON.stringify(SUPPORTED_VERSIONS)},"capabilities":${CAPABILITIES}${endpoint.instructions}`;
+  return `"supportedVersions":${JSON.stringify(SUPPORTED_VERSIONS)},"capabilities":${capabilities(endpoint)}${endpoint.instructions}`;
 }
 
 function table<E extends Env>(methods: object): ReadonlyMap<string, Method<E>> {
@@ -204,12 +245,16 @@ export function revisions<E extends Env>(): ReadonlyMap<ProtocolVersion, Revisio
     ping: legacy(ping),
     "tools/list": legacy(listTools),
     "tools/call": legacy(callTool),
+    "resources/list": legacy(listResources),
+    "resources/read": legacy(readResource),
   };
   const v20251125: Methods20251125<E> = v20250618;
   const v20260728: Methods20260728<E> = {
     "server/discover": modern(discover, true),
     "tools/list": modern(listTools, true),
     "tools/call": modern(callTool, false),
+    "resources/list": modern(listResources, true),
+    "resources/read": modern(readResource, true),
   };
   return new Map<ProtocolVersion, Revision<E>>([
     ["2025-06-18", { version: "2025-06-18", modern: false, methods: table(v20250618) }],

@@ -52,8 +52,22 @@ export interface Tool<E extends Env = Env> {
   readonly maxDepth: number;
 }
 
+/** The MIME type of an MCP Apps page (`RESOURCE_MIME_TYPE` of `@modelcontextprotocol/ext-apps`). */
+export const APP_MIME_TYPE = "text/html;profile=mcp-app";
+
+/** A tool's MCP Apps page, served by `resources/read`. */
+export interface AppResource {
+  readonly uri: string;
+  /** The JSON text of the `contents` array of its `resources/read` result. */
+  readonly contentsText: string;
+}
+
 /** The tools of one endpoint, precomputed. */
 export interface Tools<E extends Env = Env> {
+  /** The JSON text of the `resources` array of a `resources/list` result: the tools' pages. */
+  readonly resourcesText: string;
+  /** The pages by `ui://<name>/form` URI; a `Map`, so that no URI reaches `Object.prototype`. */
+  readonly resourcesByUri: ReadonlyMap<string, AppResource>;
   /** By name; a `Map`, so that no name reaches `Object.prototype`. */
   readonly byName: ReadonlyMap<string, Tool<E>>;
   /** The JSON text of the `tools` array of a `tools/list` result, in the order given. */
@@ -70,7 +84,11 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
  *
  * Each tool is `{name, title, description, inputSchema}` with `title` the form's `s.title`
  * (when a string), `description` its `p`, and `inputSchema` the text of `s` cut from the
- * arrival document, so that the bytes are those GET serves.
+ * arrival document, so that the bytes are those GET serves. A tool named as its form, whose
+ * form was built with its MCP Apps page (`appPage`), declares that page as its UI
+ * (`_meta.ui.resourceUri` = `ui://<name>/form`, MCP Apps extension) and lists it as a
+ * resource of type `text/html;profile=mcp-app` (the page calls the tool by the form's name,
+ * so a tool renamed by `toolName` declares no UI).
  *
  * @throws {TypeError} when a name breaks MCP's rule or is given twice, or when a form's `s`
  *   is not an object schema (`"type": "object"`, required of an MCP `inputSchema`).
@@ -78,6 +96,8 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 export function prepareTools<E extends Env>(addresses: readonly AnyMcpAddress<E>[]): Tools<E> {
   const byName = new Map<string, Tool<E>>();
   const entries: string[] = [];
+  const resources: string[] = [];
+  const resourcesByUri = new Map<string, AppResource>();
   let maxDepth = 1;
   for (const address of addresses) {
     const { form } = address;
@@ -101,10 +121,29 @@ export function prepareTools<E extends Env>(addresses: readonly AnyMcpAddress<E>
     maxDepth = Math.max(maxDepth, limits.maxDepth);
     const title = typeof s.title === "string" ? `"title":${JSON.stringify(s.title)},` : "";
     const output = address.outputSchema === undefined ? "" : `,"outputSchema":${JSON.stringify(address.outputSchema)}`;
+    let ui = "";
+    if (form.appPage !== undefined && name === form.name) {
+      const uri = `ui://${name}/form`;
+      ui = `,"_meta":{"ui":{"resourceUri":${JSON.stringify(uri)}}}`;
+      const about = `"mimeType":${JSON.stringify(APP_MIME_TYPE)}`;
+      resources.push(
+        `{"uri":${JSON.stringify(uri)},"name":${JSON.stringify(`${name} form`)},${title}"description":${JSON.stringify(`The form of the address ${name}, for a person to fill in.`)},${about}}`,
+      );
+      resourcesByUri.set(uri, {
+        uri,
+        contentsText: `[{"uri":${JSON.stringify(uri)},${about},"text":${JSON.stringify(form.appPage)}}]`,
+      });
+    }
     entries.push(
-      `{"name":${JSON.stringify(name)},${title}"description":${JSON.stringify(arrival.p)},"inputSchema":${inputSchema}${output}}`,
+      `{"name":${JSON.stringify(name)},${title}"description":${JSON.stringify(arrival.p)},"inputSchema":${inputSchema}${output}${ui}}`,
     );
     byName.set(name, { name, address, maxDepth: limits.maxDepth });
   }
-  return { byName, listText: `[${entries.join(",")}]`, maxDepth };
+  return {
+    byName,
+    listText: `[${entries.join(",")}]`,
+    resourcesText: `[${resources.join(",")}]`,
+    resourcesByUri,
+    maxDepth,
+  };
 }

@@ -13,6 +13,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { forms } from "../../examples/pages/generated/forms.js";
 import { hostileCorpus, VALID_CALL } from "../mcp-corpus.ts";
 import { type FakeUpstash, startFakeUpstash } from "./fake-upstash.ts";
 import { launch, type Running, type RuntimeName, root } from "./harness.ts";
@@ -43,10 +44,30 @@ async function exercise(
   client: {
     listTools(): Promise<{ tools: { name: string; title?: string; description?: string; inputSchema: unknown }[] }>;
     callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+    listResources(): Promise<{ resources: { uri: string; mimeType?: string }[] }>;
+    readResource(params: { uri: string }): Promise<{ contents: { uri: string; mimeType?: string; text?: string }[] }>;
+    getServerCapabilities(): Record<string, unknown> | undefined;
   },
   server: Running,
 ): Promise<void> {
   const { tools } = await client.listTools();
+  // MCP Apps: each tool's UI is its page, read back byte for byte as it was built.
+  expect(client.getServerCapabilities()).toMatchObject({
+    resources: {},
+    extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
+  });
+  const { resources } = await client.listResources();
+  expect(resources.map((r) => [r.uri, r.mimeType])).toEqual([
+    ["ui://page/form", "text/html;profile=mcp-app"],
+    ["ui://feedback/form", "text/html;profile=mcp-app"],
+  ]);
+  for (const form of [forms.page, forms.feedback]) {
+    const uri = `ui://${form.name}/form`;
+    const tool = tools.find((t) => t.name === form.name) as { _meta?: unknown };
+    expect(tool._meta).toEqual({ ui: { resourceUri: uri } });
+    const { contents } = await client.readResource({ uri });
+    expect(contents).toEqual([{ uri, mimeType: "text/html;profile=mcp-app", text: form.appPage }]);
+  }
   expect(tools.map((tool) => tool.name).sort()).toEqual(["feedback", "page"]);
   for (const [name, form] of [
     ["page", page],

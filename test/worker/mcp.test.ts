@@ -91,7 +91,13 @@ describe("mcp(): tools/list", () => {
     expect(result.tools.map((t: { name: string }) => t.name)).toEqual(["page", "feedback"]);
     const feedback = result.tools[1];
     const arrival = JSON.parse(forms.feedback.arrival);
-    expect(feedback).toEqual({ name: "feedback", title: "feedback", description: arrival.p, inputSchema: arrival.s });
+    expect(feedback).toEqual({
+      name: "feedback",
+      title: "feedback",
+      description: arrival.p,
+      inputSchema: arrival.s,
+      _meta: { ui: { resourceUri: "ui://feedback/form" } },
+    });
     // Legacy revisions carry no 2026-07-28 members.
     expect(result).not.toHaveProperty("ttlMs");
     expect(result).not.toHaveProperty("resultType");

@@ -304,8 +304,22 @@ function say(...parts) {
   status.replaceChildren(...parts.map((x) => (typeof x === "string" ? Object.assign(document.createElement("p"), { textContent: x }) : x)));
 }
 
-/** POSTs the exact JSON text of value to this address. */
+/** The MCP Apps bridge (the mcp-app page only): tool input fills the form. */
+const bridge = D.app ? gptAddressBridge(D, (value) => {
+  load(root, value);
+  changed();
+}) : undefined;
+
+/**
+ * POSTs the exact JSON text of value to this address; in the mcp-app page, asks the host to
+ * call the tool instead (a tool error is a refusal: status 0 and its text as refused).
+ */
 async function send(value) {
+  if (bridge) {
+    const r = await bridge.callTool(value);
+    const text = (r && Array.isArray(r.content) ? r.content : []).map((x) => (x && x.type === "text" ? x.text : "")).join("\n");
+    return r && r.isError ? { status: 0, text, refused: text } : { status: 200, text, json: r && r.structuredContent };
+  }
   const response = await fetch(location.pathname + location.search, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -324,7 +338,7 @@ async function send(value) {
 function publishedUrl(json) {
   if (!isObject(json) || typeof json.url !== "string") return undefined;
   try {
-    const url = new URL(json.url, location.href);
+    const url = new URL(json.url, bridge ? undefined : location.href);
     return /^https?:$/.test(url.protocol) ? url.href : undefined;
   } catch {
     return undefined;
@@ -357,8 +371,21 @@ function check(move) {
   return shown ? undefined : value;
 }
 
-form.addEventListener("submit", async (event) => {
+form.addEventListener("submit", (event) => {
   event.preventDefault();
+  submit();
+});
+
+// A host's sandbox may lack allow-forms, where no submit event fires: the mcp-app page acts on
+// the Submit button's click (also the implicit submission by Enter), and cancels the submission.
+if (bridge)
+  form.addEventListener("click", (event) => {
+    if (!event.target.closest("button[type=submit]")) return;
+    event.preventDefault();
+    submit();
+  });
+
+async function submit() {
   const value = check(true);
   if (value === undefined) {
     say("Not sent: the form shows what to correct.");
@@ -377,10 +404,18 @@ form.addEventListener("submit", async (event) => {
         say(p, pre);
       } else say("Accepted.", pre);
     } else if (answer.status === 204) say("Not accepted: the address answered 204 No Content, and nothing happened.");
+    else if (answer.refused !== undefined) say("Not accepted: " + answer.refused);
     else say("Failed: the address answered HTTP " + answer.status + ".");
   } catch {
     say("Failed: the address could not be reached.");
   }
+}
+
+status.addEventListener("click", (event) => {
+  const a = bridge && event.target.closest("a");
+  if (!a) return;
+  event.preventDefault();
+  bridge.openLink(a.href).catch(() => say("The host did not open " + a.href + "."));
 });
 
 form.addEventListener("click", (event) => {
@@ -476,7 +511,7 @@ async function execute(input) {
 }
 
 const context = document.modelContext || navigator.modelContext;
-if (context && typeof context.registerTool === "function") {
+if (!bridge && context && typeof context.registerTool === "function") {
   try {
     Promise.resolve(
       context.registerTool({

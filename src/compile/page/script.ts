@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import { compileForm } from "../compile-form.ts";
 import { FormError } from "../form-error.ts";
+import { APP_BRIDGE } from "./app-bridge.ts";
 import { RUNTIME } from "./runtime.ts";
 
 /** What the runtime reads as `D`. */
@@ -27,6 +28,8 @@ export interface PageData {
   readonly words: Readonly<Record<string, string>>;
   /** Schema location of a field → index of its check in `C`. */
   readonly fields: Readonly<Record<string, number>>;
+  /** Present in the `mcp-app` page: acts go through the host's tool call (`app-bridge.ts`). */
+  readonly app?: 1;
 }
 
 /** The assembled script and the `script-src` hash source that allows it. */
@@ -72,7 +75,8 @@ function jsonExpression(value: unknown): string {
  * @param validator - the generated validator module of the whole form (as the address runs it).
  * @param fieldSchemas - the schema of each field, by schema location; a field whose schema
  *   cannot be compiled on its own (a `$ref` inside it) gets no check of its own.
- * @param data - the page data without `fields`.
+ * @param data - the page data without `fields`; with `app: 1`, the MCP Apps bridge follows the
+ *   runtime (the `mcp-app` page).
  * @throws {TypeError} when the assembled text could end its script element.
  */
 export function pageScript(
@@ -104,6 +108,7 @@ export function pageScript(
   // pages compresses well. Leading indentation is only for reading the source.
   const text = [
     RUNTIME.replace(/^ +/gm, ""),
+    ...(data.app === 1 ? [APP_BRIDGE.replace(/^ +/gm, "")] : []),
     `gptAddressPage(${validatorPart},`,
     `[${checks.map(inert).join(",\n")}],`,
     `${jsonExpression({ ...data, fields })});`,

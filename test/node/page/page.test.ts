@@ -86,6 +86,26 @@ describe("A6 the page's controls, generated from the page form", () => {
     expect(gzipped).toBeLessThanOrEqual(12 * 1024);
   });
 
+  it("A6 the mcp-app page (issue 14 §5): same controls and validator, the bridge appended, no connect-src, within 12 KiB gzipped", () => {
+    const app = buildArrivalPage(
+      { p: pageForm.p, m: pageForm.m, s: pageForm.s },
+      { name: "page", validator: compileForm(pageForm.s), mode: "mcp-app" },
+    );
+    const gzipped = gzipSync(app.script?.text ?? "", { level: 9 }).length;
+    expect(gzipped).toBeLessThanOrEqual(12 * 1024);
+    expect(app.script?.text).toContain("\nfunction gptAddressBridge(D, onInput) {");
+    expect(page.script?.text).not.toContain("function gptAddressBridge(");
+    expect(app.contentSecurityPolicy).not.toContain("connect-src");
+    expect(page.contentSecurityPolicy).toContain("connect-src 'self'");
+    // One generator: the same controls.
+    expect(app.html.slice(app.html.indexOf('<form id="gpt-form"'))).toBe(
+      page.html.slice(page.html.indexOf('<form id="gpt-form"')),
+    );
+    console.log(
+      `mcp-app page script: ${gzipped} B gzipped (http page: ${gzipSync(page.script?.text ?? "", { level: 9 }).length} B)`,
+    );
+  });
+
   it("V3 the script holds the address's own generated validator, byte for byte apart from its two exports", () => {
     const validator = compileForm(pageForm.s);
     expect(page.script?.text).toContain(`\ngptAddressPage(${moduleExpression(validator)},\n[`);
