@@ -93,7 +93,7 @@ async function openHost(tool: string): Promise<{ page: Page; app: FrameLocator; 
   return { page, app, problems };
 }
 
-const hostLog = (page: Page) => page.evaluate(() => (window as unknown as { hostLog: unknown[] }).hostLog);
+const hostLog = (page: Page) => page.evaluate(() => (globalThis as unknown as { hostLog: unknown[] }).hostLog);
 const toolCalls = () => calls.filter((call) => call.method === "tools/call");
 
 describe("issue 14 §5: the page as an MCP App", () => {
@@ -104,7 +104,7 @@ describe("issue 14 §5: the page as an MCP App", () => {
       expect.arrayContaining(["initialize", "tools/list", "resources/read"]),
     );
     // The page runs sandboxed: an opaque origin, no fetch of its own.
-    expect(await app.locator("html").evaluate(() => window.origin)).toBe("null");
+    expect(await app.locator("html").evaluate(() => (globalThis as unknown as { origin: string }).origin)).toBe("null");
     await app.getByRole("spinbutton", { name: /^rating/ }).fill("4");
     await app.getByRole("combobox", { name: /^topic/ }).selectOption("documentation");
     await app.getByRole("button", { name: "Submit" }).click();
