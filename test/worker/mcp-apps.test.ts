@@ -21,11 +21,11 @@ function door(tools: AnyMcpAddress[]) {
   const app = new Hono();
   app.all("/mcp", mcp(tools));
   let id = 0;
-  // biome-ignore lint/suspicious/noExplicitAny: the tests read answers as plain JSON, member by member.
   return async (
     method: string,
     params?: unknown,
     headers: Record<string, string> = {},
+    // biome-ignore lint/suspicious/noExplicitAny: the tests read answers as plain JSON, member by member.
   ): Promise<{ status: number; body: any }> => {
     const message = { jsonrpc: "2.0", id: ++id, method, ...(params === undefined ? {} : { params }) };
     const response = await app.fetch(
@@ -41,7 +41,13 @@ function door(tools: AnyMcpAddress[]) {
 
 const acts: unknown[] = [];
 const rpc = door([
-  { form: forms.page, act: (value: unknown) => (acts.push(value), { id: "p1", url: "http://127.0.0.1/pages/p1" }) },
+  {
+    form: forms.page,
+    act: (value: unknown) => {
+      acts.push(value);
+      return { id: "p1", url: "http://127.0.0.1/pages/p1" };
+    },
+  },
   { form: forms.feedback, act: (value: { rating: number }) => ({ received: true, rating: value.rating }) },
 ]);
 
