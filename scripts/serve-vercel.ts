@@ -7,10 +7,17 @@
  * evaluated in a fresh edge VM. The VM gets a `process.env` holding only
  * `UPSTASH_REDIS_REST_URL` and `UPSTASH_REDIS_REST_TOKEN`, as Vercel exposes the project's
  * variables.
+ *
+ * The VM is served by a `node:http` server of our own (edge-runtime's `createHandler`, as its
+ * `runServer` does) so that it gets the example's server timeouts (`serverTimeouts` in
+ * `examples/pages/node-server.ts`): `runServer` takes none, and Node's defaults let a client
+ * sending one header byte a second stay connected for 30 s and more.
  */
+import { createServer } from "node:http";
 import { join } from "node:path";
-import { EdgeRuntime, runServer } from "edge-runtime";
+import { createHandler, EdgeRuntime } from "edge-runtime";
 import { build } from "esbuild";
+import { serverTimeouts } from "../examples/pages/node-server.ts";
 
 const root = join(import.meta.dirname, "..");
 const bundle = await build({
@@ -37,8 +44,15 @@ const runtime = new EdgeRuntime({
   initialCode: bundle.outputFiles[0]!.text,
   extend: (context) => Object.assign(context, { process: { env } }),
 });
-const server = await runServer({ runtime, host: "127.0.0.1", port: Number(process.env.PORT ?? 8791) });
-console.log(`listening on ${server.url}`);
+const { handler, waitUntil } = createHandler({ runtime });
+const server = createServer(serverTimeouts, handler);
+server.listen(Number(process.env.PORT ?? 8791), "127.0.0.1", () => {
+  const address = server.address();
+  console.log(`listening on http://127.0.0.1:${typeof address === "object" && address ? address.port : ""}/`);
+});
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => void server.close().then(() => process.exit(0)));
+  process.once(signal, () => {
+    const closed = new Promise((resolve) => server.close(resolve));
+    void Promise.all([waitUntil(), closed]).then(() => process.exit(0));
+  });
 }

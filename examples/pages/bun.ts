@@ -1,16 +1,18 @@
 /**
- * Bun entry (`Bun.serve`): serves the example addresses on 127.0.0.1:`PORT` (default 8790),
- * storing pages in SQLite (`bun:sqlite`) at `PAGES_DB` (default `pages.sqlite`).
+ * Bun entry: serves the example addresses on 127.0.0.1:`PORT` (default 8790), storing pages in
+ * SQLite (`bun:sqlite`) at `PAGES_DB` (default `pages.sqlite`), with Bun's `node:http` rather
+ * than `Bun.serve`, for its timeouts (`./node-server.ts`).
  * Run with `npm run serve:bun`. Rate limits per client (`RATE_LIMIT`, `TRUSTED_PROXIES`) and
- * `/metrics` (`METRICS=on`): docs/operations.md. Bun closes a connection idle for 10 s.
+ * `/metrics` (`METRICS=on`): docs/operations.md.
  *
  * @module
  */
 import { Database } from "bun:sqlite";
-import { getConnInfo } from "hono/bun";
+import { getConnInfo } from "@hono/node-server/conninfo";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
 import { rateLimitSetting, trustedProxies } from "./limits.ts";
 import { memoryRateLimit } from "./memory-rate-limit.ts";
+import { serveWithTimeouts } from "./node-server.ts";
 import { SqlitePageStore } from "./stores/sqlite.ts";
 
 const { env } = Bun;
@@ -22,5 +24,4 @@ const app = createExampleApp(() => store, {
   metrics: env.METRICS === "on",
   mcp: { allowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS) },
 });
-const server = Bun.serve({ hostname: "127.0.0.1", port: Number(env.PORT ?? 8790), fetch: app.fetch });
-console.log(`listening on http://127.0.0.1:${server.port}/`);
+serveWithTimeouts(app.fetch, Number(env.PORT ?? 8790));

@@ -1,37 +1,37 @@
 /**
- * Deno and Deno Deploy entry (`Deno.serve`): serves the example addresses, storing pages in
- * Deno KV (`Deno.openKv`, which needs `--unstable-kv` locally). Locally it listens on
- * 127.0.0.1:`PORT` (default 8789) and keeps KV at `DENO_KV_PATH` (default: Deno's own
- * location for this script); on Deno Deploy the platform picks the port and the KV.
+ * Deno and Deno Deploy entry: serves the example addresses, storing pages in Deno KV
+ * (`Deno.openKv`, which needs `--unstable-kv` locally). Locally it listens on
+ * 127.0.0.1:`PORT` (default 8789) with Deno's `node:http` rather than `Deno.serve`, for its
+ * timeouts (`./node-server.ts`), and keeps KV at `DENO_KV_PATH` (default: Deno's own location
+ * for this script). On Deno Deploy (`DENO_DEPLOYMENT_ID` set) it is `Deno.serve`, behind the
+ * platform's own front; the platform picks the port and the KV.
  * Run with `npm run serve:deno`. Rate limits per client (`RATE_LIMIT`, `TRUSTED_PROXIES`) and
  * `/metrics` (`METRICS=on`): docs/operations.md.
  *
  * @module
  */
-import { getConnInfo } from "hono/deno";
+import { getConnInfo as nodeConnInfo } from "@hono/node-server/conninfo";
+import type { Context } from "hono";
+import { getConnInfo as denoConnInfo } from "hono/deno";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
 import { rateLimitSetting, trustedProxies } from "./limits.ts";
 import { memoryRateLimit } from "./memory-rate-limit.ts";
+import { serveWithTimeouts } from "./node-server.ts";
 import { DenoKvPageStore } from "./stores/deno-kv.ts";
 
 const env = (name: string) => Deno.env.get(name);
+const deployed = env("DENO_DEPLOYMENT_ID") !== undefined;
 const store = new DenoKvPageStore(await Deno.openKv(env("DENO_KV_PATH")));
-const proxies = trustedProxies(env("TRUSTED_PROXIES"));
-const rateLimit = memoryRateLimit(rateLimitSetting(env("RATE_LIMIT")), (c) => getConnInfo(c).remote.address, proxies);
+const clientAddress = (c: Context) => (deployed ? denoConnInfo(c) : nodeConnInfo(c)).remote.address;
+const rateLimit = memoryRateLimit(
+  rateLimitSetting(env("RATE_LIMIT")),
+  clientAddress,
+  trustedProxies(env("TRUSTED_PROXIES")),
+);
 const app = createExampleApp(() => store, {
   rateLimit,
   metrics: env("METRICS") === "on",
   mcp: { allowedHosts: mcpAllowedHosts(env("MCP_ALLOWED_HOSTS")) },
 });
-if (Deno.env.get("DENO_DEPLOYMENT_ID") !== undefined) {
-  Deno.serve(app.fetch);
-} else {
-  Deno.serve(
-    {
-      hostname: "127.0.0.1",
-      port: Number(Deno.env.get("PORT") ?? 8789),
-      onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}/`),
-    },
-    app.fetch,
-  );
-}
+if (deployed) Deno.serve(app.fetch);
+else serveWithTimeouts(app.fetch, Number(env("PORT") ?? 8789));

@@ -4,19 +4,17 @@
  * `pages.sqlite`; `:memory:` keeps nothing). Run with `npm run serve:node`. Rate limits per
  * client (`RATE_LIMIT`, `TRUSTED_PROXIES`) and `/metrics` (`METRICS=on`): docs/operations.md.
  *
- * The server's own timeouts close slow clients that the address never sees: header fields
- * must arrive within 5 s and the whole request within 15 s (the address's body deadline, 5 s,
- * answers first), checked every second (Node's default check interval, 30 s, lets a client
- * sending one header byte a second live that long).
+ * The server's own timeouts close slow clients that the address never sees
+ * (`serverTimeouts` in `./node-server.ts`).
  *
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
-import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
 import { rateLimitSetting, trustedProxies } from "./limits.ts";
 import { memoryRateLimit } from "./memory-rate-limit.ts";
+import { serveWithTimeouts } from "./node-server.ts";
 import { SqlitePageStore } from "./stores/sqlite.ts";
 
 const { env } = process;
@@ -28,7 +26,4 @@ const app = createExampleApp(() => store, {
   metrics: env.METRICS === "on",
   mcp: { allowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS) },
 });
-const serverOptions = { headersTimeout: 5_000, requestTimeout: 15_000, connectionsCheckingInterval: 1_000 };
-serve({ fetch: app.fetch, hostname: "127.0.0.1", port: Number(env.PORT ?? 8788), serverOptions }, (info) => {
-  console.log(`listening on http://127.0.0.1:${info.port}/`);
-});
+serveWithTimeouts(app.fetch, Number(env.PORT ?? 8788));
