@@ -4,30 +4,48 @@
  * then the bundled llama.cpp grammar parser), run without a model. For each probe the profile's
  * verdict (through the linter's own judge) must match what the converter does: R throws, I
  * gives the same grammar as without the keyword, S a different one, X the degenerate grammar.
+ *
+ * The converter and parser run in a child process (llama-grammar-child.ts), all probes in one
+ * run: the grammar parser reports each refusal on the process's stderr from native code, and the
+ * test asserts that report rather than letting it into the test output.
  */
-import { getLlama, type Llama, LlamaGrammar } from "node-llama-cpp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
 import { FormDocument } from "../../../src/compile/document.ts";
 import { getProfile } from "../../../src/lint/actors/index.ts";
 import { judge } from "../../../src/lint/actors/judge.ts";
 import { schemaNodes } from "../../../src/lint/schema-nodes.ts";
 
-let llama: Llama;
+/** What the child answered for each job, by the job's JSON text; and what it wrote on stderr. */
+const answers = new Map<string, string>();
+let childStderr = "";
 
-beforeAll(async () => {
-  llama = await getLlama({ gpu: false, build: "never", progressLogs: false, logLevel: "error" as never });
-});
-afterAll(async () => {
-  await llama.dispose();
-});
+/** Runs every job in one child process (see llama-grammar-child.ts) and records the answers. */
+function runChild(jobs: readonly object[]): void {
+  const child = spawnSync(process.execPath, [join(import.meta.dirname, "llama-grammar-child.ts")], {
+    input: JSON.stringify(jobs),
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  if (child.status !== 0) throw new Error(`llama-grammar-child.ts exited ${child.status}: ${child.stderr}`);
+  const results = JSON.parse(child.stdout) as string[];
+  for (const [i, job] of jobs.entries()) answers.set(JSON.stringify(job), results[i]!);
+  childStderr = child.stderr;
+}
 
-/** The grammar the converter produces, or "R" when it refuses the schema. */
-async function grammarOf(schema: unknown): Promise<string> {
-  try {
-    return (await llama.createGrammarForJsonSchema(schema as never)).grammar;
-  } catch {
-    return "R";
-  }
+/** The grammar the converter produced for `schema`, or "R" when it refused the schema. */
+function grammarOf(schema: unknown): string {
+  const answer = answers.get(JSON.stringify({ schema }));
+  if (answer === undefined) throw new Error(`no child answer for ${JSON.stringify(schema)}`);
+  return answer;
+}
+
+/** Whether the bundled grammar parser accepted the GBNF `grammar`. */
+function parses(grammar: string): boolean {
+  const answer = answers.get(JSON.stringify({ gbnf: grammar }));
+  if (answer === undefined) throw new Error(`no child answer for ${grammar}`);
+  return answer !== "R";
 }
 
 interface Probe {
@@ -113,6 +131,17 @@ const probes: Record<string, Probe> = {
   },
 };
 
+const repetitionBound = getProfile("llama-cpp").limits?.repetition?.max ?? Number.NaN;
+const repetition = (bound: number) => `root ::= "a"{0,${bound}}`;
+
+beforeAll(() => {
+  runChild([
+    ...Object.values(probes).flatMap((probe) => [{ schema: probe.with }, { schema: probe.without }]),
+    { gbnf: repetition(repetitionBound) },
+    { gbnf: repetition(repetitionBound + 1) },
+  ]);
+});
+
 /** What the profile says happens at the probe's pointer: the worst outcome there, or S. */
 function predicted(profileId: string, schema: unknown, pointer: string): string {
   const nodes = schemaNodes(schema);
@@ -125,13 +154,13 @@ function predicted(profileId: string, schema: unknown, pointer: string): string 
 
 describe("the node-llama-cpp profile matches node-llama-cpp 3.21.1's converter (run here, no model)", () => {
   for (const [name, probe] of Object.entries(probes)) {
-    it(`${name}: the profile's verdict is what the converter does`, async () => {
+    it(`${name}: the profile's verdict is what the converter does`, () => {
       const expected = predicted("node-llama-cpp", probe.with, probe.pointer);
-      const grammar = await grammarOf(probe.with);
+      const grammar = grammarOf(probe.with);
       let measured: string;
       if (grammar === "R") measured = "R";
       else if (probe.degenerate?.test(grammar.trim())) measured = "X";
-      else measured = grammar === (await grammarOf(probe.without)) ? "I" : "S";
+      else measured = grammar === grammarOf(probe.without) ? "I" : "S";
       expect({ grammar: grammar.slice(0, 200), measured }).toEqual({
         grammar: grammar.slice(0, 200),
         measured: expected,
@@ -142,11 +171,19 @@ describe("the node-llama-cpp profile matches node-llama-cpp 3.21.1's converter (
 
 describe("the llama.cpp profile's repetition limit matches the bundled llama.cpp grammar parser", () => {
   it("a {0,N} repetition parses at the profile's bound and is refused one above it", () => {
-    const bound = getProfile("llama-cpp").limits?.repetition?.max ?? Number.NaN;
+    const bound = repetitionBound;
     expect(bound).toBe(1999);
-    expect(() => new LlamaGrammar(llama, { grammar: `root ::= "a"{0,${bound}}` })).not.toThrow();
-    expect(() => new LlamaGrammar(llama, { grammar: `root ::= "a"{0,${bound + 1}}` })).toThrow();
+    expect(parses(repetition(bound))).toBe(true);
+    expect(parses(repetition(bound + 1))).toBe(false);
     expect(predicted("llama-cpp", { type: "string", maxLength: bound }, "/s/maxLength")).toBe("S");
     expect(predicted("llama-cpp", { type: "string", maxLength: bound + 1 }, "/s/maxLength")).toBe("R");
+  });
+});
+
+describe("the child's refusals are the grammar parser's", () => {
+  it("each refused grammar has the parser's own report on stderr, and nothing else is reported", () => {
+    const refused = [...answers.values()].filter((answer) => answer === "R").length;
+    expect(refused).toBeGreaterThan(0);
+    expect(childStderr.match(/error parsing grammar/g)?.length).toBe(refused);
   });
 });
