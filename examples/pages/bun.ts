@@ -10,13 +10,22 @@ import { Database } from "bun:sqlite";
 import { getConnInfo } from "hono/bun";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
 import { rateLimitSetting, trustedProxies } from "./limits.ts";
-import { memoryRateLimit } from "./memory-rate-limit.ts";
+import { exampleRateLimit, rateLimitStore } from "./rate-limiters.ts";
 import { SqlitePageStore } from "./stores/sqlite.ts";
+import { sqliteLimiters } from "./stores/sqlite-rate-limit.ts";
 
 const { env } = Bun;
-const store = new SqlitePageStore(new Database(env.PAGES_DB ?? "pages.sqlite"));
+const database = new Database(env.PAGES_DB ?? "pages.sqlite");
+const store = new SqlitePageStore(database);
 const limits = rateLimitSetting(env.RATE_LIMIT);
-const rateLimit = memoryRateLimit(limits, (c) => getConnInfo(c).remote.address, trustedProxies(env.TRUSTED_PROXIES));
+const shared =
+  limits !== null && rateLimitStore(env.RATE_LIMIT_STORE) === "shared" ? sqliteLimiters(database) : undefined;
+const rateLimit = exampleRateLimit(
+  limits,
+  shared,
+  (c) => getConnInfo(c).remote.address,
+  trustedProxies(env.TRUSTED_PROXIES),
+);
 const app = createExampleApp(() => store, {
   rateLimit,
   metrics: env.METRICS === "on",

@@ -16,13 +16,22 @@ import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
 import { rateLimitSetting, trustedProxies } from "./limits.ts";
-import { memoryRateLimit } from "./memory-rate-limit.ts";
+import { exampleRateLimit, rateLimitStore } from "./rate-limiters.ts";
 import { SqlitePageStore } from "./stores/sqlite.ts";
+import { sqliteLimiters } from "./stores/sqlite-rate-limit.ts";
 
 const { env } = process;
-const store = new SqlitePageStore(new DatabaseSync(env.PAGES_DB ?? "pages.sqlite"));
+const database = new DatabaseSync(env.PAGES_DB ?? "pages.sqlite");
+const store = new SqlitePageStore(database);
 const limits = rateLimitSetting(env.RATE_LIMIT);
-const rateLimit = memoryRateLimit(limits, (c) => getConnInfo(c).remote.address, trustedProxies(env.TRUSTED_PROXIES));
+const shared =
+  limits !== null && rateLimitStore(env.RATE_LIMIT_STORE) === "shared" ? sqliteLimiters(database) : undefined;
+const rateLimit = exampleRateLimit(
+  limits,
+  shared,
+  (c) => getConnInfo(c).remote.address,
+  trustedProxies(env.TRUSTED_PROXIES),
+);
 const app = createExampleApp(() => store, {
   rateLimit,
   metrics: env.METRICS === "on",

@@ -10,12 +10,15 @@
  */
 import type { PageStore } from "../store.ts";
 
+/** A value bound to a statement's `?` parameter. */
+export type SqliteValue = string | number | null;
+
 /** The subset of a prepared statement that both `node:sqlite` and `bun:sqlite` provide. */
 export interface SqliteStatement {
   /** Runs the statement and returns its first row, or `undefined` (Node) / `null` (Bun). */
-  get(...parameters: string[]): unknown;
+  get(...parameters: SqliteValue[]): unknown;
   /** Runs the statement for its effect. */
-  run(...parameters: string[]): unknown;
+  run(...parameters: SqliteValue[]): unknown;
 }
 
 /** The subset of a database handle that both `node:sqlite` and `bun:sqlite` provide. */

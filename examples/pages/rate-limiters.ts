@@ -1,0 +1,82 @@
+/**
+ * The example's rate limiters on Node, Bun, Deno and Vercel: rate-limiter-flexible's limiters
+ * (in process memory, or in the SQLite file or Deno KV that keeps the pages) behind the
+ * address's {@link RateLimiter} interface, and the choice between a shared store and this
+ * process's memory (`RATE_LIMIT_STORE`, docs/operations.md). Each store's limiter is next to
+ * its page store in `./stores/`.
+ *
+ * @module
+ */
+import type { Context } from "hono";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import type { RateLimit, RateLimiter } from "../../src/address/rate-limit.ts";
+import type { RateLimitSetting } from "./limits.ts";
+
+/** The window of every limit of the example, in seconds: budgets are per minute. */
+export const WINDOW_SECONDS = 60;
+
+/**
+ * A {@link RateLimiter} over a rate-limiter-flexible limiter: one point per request.
+ * `consume()` rejects with a `RateLimiterRes` when the budget is spent (a refusal, with the
+ * milliseconds until the window ends) and with anything else on a store fault, which is
+ * rethrown: the address logs it and lets the request through.
+ */
+export function flexibleLimiter(limiter: Pick<RateLimiterAbstract, "consume">): RateLimiter {
+  return {
+    async limit(key) {
+      try {
+        await limiter.consume(key);
+        return { allowed: true, retryAfterSeconds: 0 };
+      } catch (refusal) {
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        return { allowed: false, retryAfterSeconds: Math.ceil(refusal.msBeforeNext / 1000) };
+      }
+    },
+  };
+}
+
+/** A {@link RateLimiter} of `points` requests per key per minute, in this process's memory. */
+export function memoryLimiter(points: number): RateLimiter {
+  return flexibleLimiter(new RateLimiterMemory({ points, duration: WINDOW_SECONDS }));
+}
+
+/** Where the budgets are kept: `shared` (the entry's page store) or `process` (its memory). */
+export type RateLimitStore = "shared" | "process";
+
+/**
+ * Reads the `RATE_LIMIT_STORE` setting: unset or `shared` keeps the budgets in the store that
+ * keeps the pages (one budget for every process sharing it), `process` in this process's
+ * memory (one budget per process; no store round trip).
+ *
+ * @throws {RangeError} for anything else, naming the setting.
+ */
+export function rateLimitStore(value: string | undefined): RateLimitStore {
+  if (value === undefined || value === "" || value === "shared") return "shared";
+  if (value === "process") return "process";
+  throw new RangeError(`RATE_LIMIT_STORE must be "shared" or "process", got "${value}"`);
+}
+
+/**
+ * The example's limits for `setting` (none when `null`): one limiter for acts and one for
+ * arrivals, each made by `limiter` (given the budget per minute and a name for its keys),
+ * keyed by the connection's address.
+ *
+ * @param limiter - makes a limiter; {@link memoryLimiter} when absent.
+ * @param clientAddress - the runtime's peer address (its Hono adapter's `getConnInfo`).
+ * @param proxies - trusted proxies, whose `X-Forwarded-For` is believed.
+ */
+export function exampleRateLimit(
+  setting: RateLimitSetting | null,
+  limiter: ((points: number, kind: "act" | "arrival") => RateLimiter) | undefined,
+  clientAddress: (c: Context) => string | undefined,
+  proxies: readonly string[] = [],
+): RateLimit | undefined {
+  if (setting === null) return undefined;
+  const make = limiter ?? memoryLimiter;
+  return {
+    act: make(setting.actsPerMinute, "act"),
+    arrival: make(setting.arrivalsPerMinute, "arrival"),
+    clientAddress,
+    trustedProxies: proxies,
+  };
+}
