@@ -3,7 +3,7 @@
  * Deno KV (`Deno.openKv`, which needs `--unstable-kv` locally). Locally it listens on
  * 127.0.0.1:`PORT` (default 8789) and keeps KV at `DENO_KV_PATH` (default: Deno's own
  * location for this script); on Deno Deploy the platform picks the port and the KV.
- * Run with `npm run serve:deno`. Rate limits per client (`RATE_LIMIT`, `TRUSTED_PROXIES`) and
+ * Run with `npm run serve:deno`. Rate limits per client (`RATE_LIMIT`, `RATE_LIMIT_STORE`, `TRUSTED_PROXIES`) and
  * `/metrics` (`METRICS=on`): docs/operations.md.
  *
  * @module
@@ -11,13 +11,21 @@
 import { getConnInfo } from "hono/deno";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
 import { rateLimitSetting, trustedProxies } from "./limits.ts";
-import { memoryRateLimit } from "./memory-rate-limit.ts";
+import { exampleRateLimit, rateLimitStore } from "./rate-limiters.ts";
 import { DenoKvPageStore } from "./stores/deno-kv.ts";
+import { denoKvLimiters } from "./stores/deno-kv-rate-limit.ts";
 
 const env = (name: string) => Deno.env.get(name);
-const store = new DenoKvPageStore(await Deno.openKv(env("DENO_KV_PATH")));
+const kv = await Deno.openKv(env("DENO_KV_PATH"));
+const store = new DenoKvPageStore(kv);
 const proxies = trustedProxies(env("TRUSTED_PROXIES"));
-const rateLimit = memoryRateLimit(rateLimitSetting(env("RATE_LIMIT")), (c) => getConnInfo(c).remote.address, proxies);
+const shared = rateLimitStore(env("RATE_LIMIT_STORE")) === "shared" ? denoKvLimiters(kv) : undefined;
+const rateLimit = exampleRateLimit(
+  rateLimitSetting(env("RATE_LIMIT")),
+  shared,
+  (c) => getConnInfo(c).remote.address,
+  proxies,
+);
 const app = createExampleApp(() => store, {
   rateLimit,
   metrics: env("METRICS") === "on",
