@@ -1,6 +1,6 @@
 /**
- * The example's rate limiters on Node, Bun, Deno and Vercel: rate-limiter-flexible's limiters
- * (in process memory, or in the SQLite file or Deno KV that keeps the pages) behind the
+ * The example's rate limiters on Node, Bun, Deno and Vercel: a library's limiter (in process
+ * memory, or in the SQLite file, Deno KV or Upstash Redis that keeps the pages) behind the
  * address's {@link RateLimiter} interface, and the choice between a shared store and this
  * process's memory (`RATE_LIMIT_STORE`, docs/operations.md). Each store's limiter is next to
  * its page store in `./stores/`.
@@ -8,7 +8,10 @@
  * @module
  */
 import type { Context } from "hono";
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+// By path: the package's index also loads its cluster limiter, which no edge bundle can hold.
+import RateLimiterMemory from "rate-limiter-flexible/lib/RateLimiterMemory.js";
+import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes.js";
 import type { RateLimit, RateLimiter } from "../../src/address/rate-limit.ts";
 import type { RateLimitSetting } from "./limits.ts";
 

@@ -7,13 +7,16 @@
  * SQL and other stores; the library does all the limiting) that supplies the one store
  * operation the base calls, `_upsert`, as an optimistic KV transaction: read the window under
  * `["rate_limits", key]`, write the count back with `atomic().check(entry).set(…)`, and read
- * again when another writer came first. A fixed window per key, as in the library's SQL stores;
+ * again when another writer came first. Counts of one key are queued within a process, so
+ * that only other processes' writes can race (a burst on one key would otherwise retry each
+ * count once per concurrent request). A fixed window per key, as in the library's SQL stores;
  * Deno KV deletes a window when it ends (`expireIn`).
  *
  * @see https://docs.deno.com/deploy/kv/manual/transactions/
  * @module
  */
-import { RateLimiterRes } from "rate-limiter-flexible";
+import type { RateLimiterRes as Result } from "rate-limiter-flexible";
+import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes.js";
 import RateLimiterStoreAbstract from "rate-limiter-flexible/lib/RateLimiterStoreAbstract.js";
 import type { RateLimiter } from "../../../src/address/rate-limit.ts";
 import { flexibleLimiter, WINDOW_SECONDS } from "../rate-limiters.ts";
@@ -22,8 +25,12 @@ import type { DenoKvKey } from "./deno-kv.ts";
 /** The first part of every rate-limit key in KV. */
 export const RATE_LIMIT_PREFIX = "rate_limits";
 
-/** Attempts of one count against other writers of the same key before it fails (a fault: the request goes through). */
-export const MAX_ATTEMPTS = 8;
+/**
+ * Attempts of one count against other processes writing the same key (a lost check, or on
+ * local KV the SQLite file locked by another process) before it fails (a fault: the request
+ * goes through, logged). Before attempt n it waits a random 0 to 2^n ms.
+ */
+export const MAX_ATTEMPTS = 12;
 
 /** One window as stored: points counted, and when it ends (ms since the epoch; `null`: never). */
 interface Window {
@@ -69,9 +76,16 @@ function isWindow(value: unknown): value is Window {
   return typeof points === "number" && (expire === null || typeof expire === "number");
 }
 
+/** Whether `error` is local Deno KV's SQLite saying another connection holds the write lock. */
+function isLocked(error: unknown): boolean {
+  return error instanceof Error && /database is locked/.test(error.message);
+}
+
 /** A rate-limiter-flexible store on Deno KV; see the module. */
 export class RateLimiterDenoKv extends RateLimiterStoreAbstract {
   readonly #kv: RateLimitKv;
+  /** The last count queued for each key with one pending. */
+  readonly #queued = new Map<string, Promise<Window>>();
 
   constructor(options: RateLimiterDenoKvOptions) {
     super(options);
@@ -85,9 +99,22 @@ export class RateLimiterDenoKv extends RateLimiterStoreAbstract {
    * @returns the window as written.
    * @throws Error when {@link MAX_ATTEMPTS} transactions all lost to other writers, or KV fails.
    */
-  async _upsert(rlKey: string, points: number, msDuration: number, forceExpire = false): Promise<Window> {
+  _upsert(rlKey: string, points: number, msDuration: number, forceExpire = false): Promise<Window> {
+    const count = (this.#queued.get(rlKey) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => this.#count(rlKey, points, msDuration, forceExpire));
+    this.#queued.set(rlKey, count);
+    const done = () => {
+      if (this.#queued.get(rlKey) === count) this.#queued.delete(rlKey);
+    };
+    count.then(done, done);
+    return count;
+  }
+
+  async #count(rlKey: string, points: number, msDuration: number, forceExpire: boolean): Promise<Window> {
     const key = [RATE_LIMIT_PREFIX, rlKey];
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** attempt));
       const entry = await this.#kv.get(key);
       const now = Date.now();
       const current =
@@ -97,14 +124,18 @@ export class RateLimiterDenoKv extends RateLimiterStoreAbstract {
           ? { points, expire: msDuration > 0 ? now + msDuration : null }
           : { points: current.points + points, expire: current.expire };
       const expireIn = next.expire === null ? undefined : Math.max(1, next.expire - now);
-      const { ok } = await this.#kv
+      const operation = this.#kv
         .atomic()
         .check(entry)
-        .set(key, next, expireIn === undefined ? undefined : { expireIn })
-        .commit();
-      if (ok) return next;
+        .set(key, next, expireIn === undefined ? undefined : { expireIn });
+      try {
+        if ((await operation.commit()).ok) return next;
+      } catch (error) {
+        // Local Deno KV is one SQLite file: another process writing it is a lost race too.
+        if (!isLocked(error)) throw error;
+      }
     }
-    throw new Error(`Deno KV: ${MAX_ATTEMPTS} writers raced for the rate-limit key ${rlKey}`);
+    throw new Error(`Deno KV: ${MAX_ATTEMPTS} attempts lost to other writers of the rate-limit key ${rlKey}`);
   }
 
   /** The window of `rlKey` while it lasts, else `null`. */
@@ -121,7 +152,7 @@ export class RateLimiterDenoKv extends RateLimiterStoreAbstract {
   }
 
   /** What the library reports for a window after `changedPoints` were counted. */
-  _getRateLimiterRes(_rlKey: string, changedPoints: number, window: Window): RateLimiterRes {
+  _getRateLimiterRes(_rlKey: string, changedPoints: number, window: Window): Result {
     const first = changedPoints === window.points;
     const consumed = first ? changedPoints : window.points;
     const msBeforeNext = window.expire === null ? -1 : Math.max(window.expire - Date.now(), 0);
