@@ -1,8 +1,9 @@
 /**
  * Bun entry (`Bun.serve`): serves the example addresses on 127.0.0.1:`PORT` (default 8790),
  * storing pages in SQLite (`bun:sqlite`) at `PAGES_DB` (default `pages.sqlite`).
- * Run with `npm run serve:bun`. Rate limits per client (`RATE_LIMIT`, `RATE_LIMIT_STORE`, `TRUSTED_PROXIES`) and
- * `/metrics` (`METRICS=on`): docs/operations.md. Bun closes a connection idle for 10 s.
+ * Run with `npm run serve:bun`. Rate limits per client (`RATE_LIMIT`, `RATE_LIMIT_STORE`,
+ * `TRUSTED_PROXIES`; kept in the same database) and `/metrics` (`METRICS=on`):
+ * docs/operations.md. Bun closes a connection idle for 10 s.
  *
  * @module
  */

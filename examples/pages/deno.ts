@@ -3,8 +3,8 @@
  * Deno KV (`Deno.openKv`, which needs `--unstable-kv` locally). Locally it listens on
  * 127.0.0.1:`PORT` (default 8789) and keeps KV at `DENO_KV_PATH` (default: Deno's own
  * location for this script); on Deno Deploy the platform picks the port and the KV.
- * Run with `npm run serve:deno`. Rate limits per client (`RATE_LIMIT`, `RATE_LIMIT_STORE`, `TRUSTED_PROXIES`) and
- * `/metrics` (`METRICS=on`): docs/operations.md.
+ * Run with `npm run serve:deno`. Rate limits per client (`RATE_LIMIT`, `RATE_LIMIT_STORE`,
+ * `TRUSTED_PROXIES`; kept in the same KV) and `/metrics` (`METRICS=on`): docs/operations.md.
  *
  * @module
  */

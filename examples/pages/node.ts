@@ -2,7 +2,8 @@
  * Node entry (@hono/node-server): serves the example addresses on 127.0.0.1:`PORT`
  * (default 8788), storing pages in SQLite (`node:sqlite`) at `PAGES_DB` (default
  * `pages.sqlite`; `:memory:` keeps nothing). Run with `npm run serve:node`. Rate limits per
- * client (`RATE_LIMIT`, `RATE_LIMIT_STORE`, `TRUSTED_PROXIES`) and `/metrics` (`METRICS=on`): docs/operations.md.
+ * client (`RATE_LIMIT`, `RATE_LIMIT_STORE`, `TRUSTED_PROXIES`; kept in the same database) and
+ * `/metrics` (`METRICS=on`): docs/operations.md.
  *
  * The server's own timeouts close slow clients that the address never sees: header fields
  * must arrive within 5 s and the whole request within 15 s (the address's body deadline, 5 s,
