@@ -66,8 +66,9 @@ export class BetterSqliteShape {
 }
 
 /**
- * Makes limiters of the budgets in `database`, which may be shared with other processes.
- * Sets the connection's `busy_timeout` to {@link BUSY_TIMEOUT_MS}, creates
+ * Makes limiters of the budgets in `database`, which may be shared with other processes on
+ * the same host. Sets the connection's `busy_timeout` to {@link BUSY_TIMEOUT_MS}, puts the
+ * database in WAL mode with `synchronous = NORMAL` (the pages' writes too), creates
  * {@link RATE_LIMIT_TABLE} if missing, and deletes windows that ended over an hour ago every
  * five minutes (a failure there is logged).
  *
@@ -77,6 +78,10 @@ export class BetterSqliteShape {
  */
 export function sqliteLimiters(database: SqliteDatabase): (points: number, kind: string) => RateLimiter {
   database.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  // Every request is a write: in WAL mode with synchronous NORMAL a commit does not wait for
+  // the disk (a power cut may lose the last counts, never corrupt the file).
+  database.exec("PRAGMA journal_mode = WAL");
+  database.exec("PRAGMA synchronous = NORMAL");
   const storeClient = new BetterSqliteShape(database);
   // RateLimiterSQLite would create it asynchronously and throw, unhandled, on a failure.
   storeClient
