@@ -38,6 +38,14 @@ export function flexibleLimiter(limiter: Pick<RateLimiterAbstract, "consume">): 
   };
 }
 
+/**
+ * The option of a rate-limiter-flexible store limiter of `points` that remembers a refused key
+ * in this process until its window ends (`inMemoryBlockOnConsumed`), so that a client over its
+ * budget costs no store round trip (a flood is refused from memory; `@upstash/ratelimit`'s
+ * ephemeral cache does the same on Vercel).
+ */
+export const REFUSED_IN_MEMORY = (points: number) => ({ inMemoryBlockOnConsumed: points + 1 });
+
 /** A {@link RateLimiter} of `points` requests per key per minute, in this process's memory. */
 export function memoryLimiter(points: number): RateLimiter {
   return flexibleLimiter(new RateLimiterMemory({ points, duration: WINDOW_SECONDS }));

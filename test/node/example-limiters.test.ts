@@ -42,7 +42,7 @@ describe("the Vercel client address", () => {
 });
 
 describe("the SQLite limiters (node:sqlite)", () => {
-  it("S4 count a budget per key and kind in the pages' database; the refusal says when the window ends", async () => {
+  it("S4 count a budget per key and kind in the pages' database; the refusal says when the window ends, and is remembered", async () => {
     const database = new DatabaseSync(":memory:");
     const make = sqliteLimiters(database);
     const acts = make(2, "act");
@@ -58,7 +58,8 @@ describe("the SQLite limiters (node:sqlite)", () => {
     const rows = database.prepare(`SELECT key, points FROM ${RATE_LIMIT_TABLE} ORDER BY key`).all();
     expect(rows.map((row) => ({ ...row }))).toEqual([
       { key: "act:198.51.100.1", points: 1 },
-      { key: "act:203.0.113.7", points: 4 },
+      // The refused third was counted; the fourth was refused from memory, without the store.
+      { key: "act:203.0.113.7", points: 3 },
       { key: "arrival:203.0.113.7", points: 1 },
     ]);
   });
@@ -143,6 +144,11 @@ describe("the Deno KV limiters", () => {
     expect(stored?.value).toMatchObject({ points: 4 });
     expect(stored?.expireIn).toBeGreaterThan(59_000);
     expect(stored?.expireIn).toBeLessThanOrEqual(60_000);
+    // Once refused, the key is refused from memory until its window ends: the store is not touched.
+    const later = await acts.limit("203.0.113.7", context);
+    expect(later.allowed).toBe(false);
+    expect(later.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(kv.entries.get(JSON.stringify([RATE_LIMIT_PREFIX, "act:203.0.113.7"]))?.value).toMatchObject({ points: 4 });
   });
 
   it("retry a commit that finds local KV locked by another process, and count once", async () => {

@@ -19,7 +19,7 @@ import type { RateLimiterRes as Result } from "rate-limiter-flexible";
 import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes.js";
 import RateLimiterStoreAbstract from "rate-limiter-flexible/lib/RateLimiterStoreAbstract.js";
 import type { RateLimiter } from "../../../src/address/rate-limit.ts";
-import { flexibleLimiter, WINDOW_SECONDS } from "../rate-limiters.ts";
+import { flexibleLimiter, REFUSED_IN_MEMORY, WINDOW_SECONDS } from "../rate-limiters.ts";
 import type { DenoKvKey } from "./deno-kv.ts";
 
 /** The first part of every rate-limit key in KV. */
@@ -68,6 +68,7 @@ export interface RateLimiterDenoKvOptions {
   /** Seconds of one window. */
   readonly duration: number;
   readonly keyPrefix?: string;
+  readonly inMemoryBlockOnConsumed?: number;
 }
 
 function isWindow(value: unknown): value is Window {
@@ -168,5 +169,13 @@ export class RateLimiterDenoKv extends RateLimiterStoreAbstract {
  */
 export function denoKvLimiters(kv: RateLimitKv): (points: number, kind: string) => RateLimiter {
   return (points, kind) =>
-    flexibleLimiter(new RateLimiterDenoKv({ storeClient: kv, points, duration: WINDOW_SECONDS, keyPrefix: kind }));
+    flexibleLimiter(
+      new RateLimiterDenoKv({
+        storeClient: kv,
+        points,
+        duration: WINDOW_SECONDS,
+        keyPrefix: kind,
+        ...REFUSED_IN_MEMORY(points),
+      }),
+    );
 }

@@ -14,7 +14,7 @@
  */
 import { RateLimiterSQLite } from "rate-limiter-flexible";
 import type { RateLimiter } from "../../../src/address/rate-limit.ts";
-import { flexibleLimiter, WINDOW_SECONDS } from "../rate-limiters.ts";
+import { flexibleLimiter, REFUSED_IN_MEMORY, WINDOW_SECONDS } from "../rate-limiters.ts";
 import type { SqliteDatabase, SqliteStatement, SqliteValue } from "./sqlite.ts";
 
 /** The table of the budgets: `key TEXT PRIMARY KEY, points INTEGER, expire INTEGER` (ms since the epoch). */
@@ -108,6 +108,7 @@ export function sqliteLimiters(database: SqliteDatabase): (points: number, kind:
         keyPrefix: kind,
         points,
         duration: WINDOW_SECONDS,
+        ...REFUSED_IN_MEMORY(points),
       }),
     );
 }
