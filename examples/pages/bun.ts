@@ -10,22 +10,17 @@
 import { Database } from "bun:sqlite";
 import { getConnInfo } from "hono/bun";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
-import { rateLimitSetting, trustedProxies } from "./limits.ts";
-import { exampleRateLimit, rateLimitStore } from "./rate-limiters.ts";
+import { exampleRateLimit } from "./rate-limiters.ts";
 import { SqlitePageStore } from "./stores/sqlite.ts";
 import { sqliteLimiters } from "./stores/sqlite-rate-limit.ts";
 
 const { env } = Bun;
 const database = new Database(env.PAGES_DB ?? "pages.sqlite");
 const store = new SqlitePageStore(database);
-const limits = rateLimitSetting(env.RATE_LIMIT);
-const shared =
-  limits !== null && rateLimitStore(env.RATE_LIMIT_STORE) === "shared" ? sqliteLimiters(database) : undefined;
 const rateLimit = exampleRateLimit(
-  limits,
-  shared,
+  (name) => env[name],
+  () => sqliteLimiters(database),
   (c) => getConnInfo(c).remote.address,
-  trustedProxies(env.TRUSTED_PROXIES),
 );
 const app = createExampleApp(() => store, {
   rateLimit,

@@ -10,21 +10,17 @@
  */
 import { getConnInfo } from "hono/deno";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
-import { rateLimitSetting, trustedProxies } from "./limits.ts";
-import { exampleRateLimit, rateLimitStore } from "./rate-limiters.ts";
+import { exampleRateLimit } from "./rate-limiters.ts";
 import { DenoKvPageStore } from "./stores/deno-kv.ts";
 import { denoKvLimiters } from "./stores/deno-kv-rate-limit.ts";
 
 const env = (name: string) => Deno.env.get(name);
 const kv = await Deno.openKv(env("DENO_KV_PATH"));
 const store = new DenoKvPageStore(kv);
-const proxies = trustedProxies(env("TRUSTED_PROXIES"));
-const shared = rateLimitStore(env("RATE_LIMIT_STORE")) === "shared" ? denoKvLimiters(kv) : undefined;
 const rateLimit = exampleRateLimit(
-  rateLimitSetting(env("RATE_LIMIT")),
-  shared,
+  env,
+  () => denoKvLimiters(kv),
   (c) => getConnInfo(c).remote.address,
-  proxies,
 );
 const app = createExampleApp(() => store, {
   rateLimit,

@@ -13,7 +13,7 @@ import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import RateLimiterMemory from "rate-limiter-flexible/lib/RateLimiterMemory.js";
 import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes.js";
 import type { RateLimit, RateLimiter } from "../../src/address/rate-limit.ts";
-import type { RateLimitSetting } from "./limits.ts";
+import { rateLimitSetting, trustedProxies } from "./limits.ts";
 
 /** The window of every limit of the example, in seconds: budgets are per minute. */
 export const WINDOW_SECONDS = 60;
@@ -67,27 +67,33 @@ export function rateLimitStore(value: string | undefined): RateLimitStore {
   throw new RangeError(`RATE_LIMIT_STORE must be "shared" or "process", got "${value}"`);
 }
 
+/** Makes a limiter of `points` requests per client per minute, its keys prefixed by `kind`. */
+export type LimiterFactory = (points: number, kind: "act" | "arrival") => RateLimiter;
+
 /**
- * The example's limits for `setting` (none when `null`): one limiter for acts and one for
- * arrivals, each made by `limiter` (given the budget per minute and a name for its keys),
- * keyed by the connection's address.
+ * The example's limits from its settings, read by `setting(name)`: `RATE_LIMIT` (none when
+ * `off`), `RATE_LIMIT_STORE` and `TRUSTED_PROXIES`. One limiter for acts and one for arrivals,
+ * made by `shared()` (the entry's store, called only when limits are on and the store is
+ * chosen) or else kept in this process's memory ({@link memoryLimiter}), keyed by the
+ * connection's address.
  *
- * @param limiter - makes a limiter; {@link memoryLimiter} when absent.
+ * @param shared - the entry's store limiters; `undefined` when it has no shared store.
  * @param clientAddress - the runtime's peer address (its Hono adapter's `getConnInfo`).
- * @param proxies - trusted proxies, whose `X-Forwarded-For` is believed.
+ * @throws {RangeError} for a malformed setting, naming it.
  */
 export function exampleRateLimit(
-  setting: RateLimitSetting | null,
-  limiter: ((points: number, kind: "act" | "arrival") => RateLimiter) | undefined,
+  setting: (name: string) => string | undefined,
+  shared: (() => LimiterFactory) | undefined,
   clientAddress: (c: Context) => string | undefined,
-  proxies: readonly string[] = [],
 ): RateLimit | undefined {
-  if (setting === null) return undefined;
-  const make = limiter ?? memoryLimiter;
+  const limits = rateLimitSetting(setting("RATE_LIMIT"));
+  if (limits === null) return undefined;
+  const useStore = shared !== undefined && rateLimitStore(setting("RATE_LIMIT_STORE")) === "shared";
+  const make = useStore ? shared() : memoryLimiter;
   return {
-    act: make(setting.actsPerMinute, "act"),
-    arrival: make(setting.arrivalsPerMinute, "arrival"),
+    act: make(limits.actsPerMinute, "act"),
+    arrival: make(limits.arrivalsPerMinute, "arrival"),
     clientAddress,
-    trustedProxies: proxies,
+    trustedProxies: trustedProxies(setting("TRUSTED_PROXIES")),
   };
 }

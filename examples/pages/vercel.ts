@@ -11,8 +11,8 @@
  * @module
  */
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
-import { rateLimitSetting, vercelClientAddress } from "./limits.ts";
-import { exampleRateLimit, rateLimitStore } from "./rate-limiters.ts";
+import { vercelClientAddress } from "./limits.ts";
+import { exampleRateLimit } from "./rate-limiters.ts";
 import { upstashOrMemory } from "./stores/upstash.ts";
 import { upstashLimiters } from "./stores/upstash-rate-limit.ts";
 
@@ -21,8 +21,8 @@ const { store, upstash, message } = upstashOrMemory(env);
 // Said once, at start-up (each cold start on Vercel): where the pages go, and why.
 (upstash ? console.info : console.warn)(`gpt-address example: ${message}`);
 const credentials = { url: env.UPSTASH_REDIS_REST_URL ?? "", token: env.UPSTASH_REDIS_REST_TOKEN ?? "" };
-const shared = upstash && rateLimitStore(env.RATE_LIMIT_STORE) === "shared" ? upstashLimiters(credentials) : undefined;
-const rateLimit = exampleRateLimit(rateLimitSetting(env.RATE_LIMIT), shared, vercelClientAddress(env));
+const shared = upstash ? () => upstashLimiters(credentials) : undefined;
+const rateLimit = exampleRateLimit((name) => env[name], shared, vercelClientAddress(env));
 const app = createExampleApp(() => store, {
   rateLimit,
   mcp: { allowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS) },

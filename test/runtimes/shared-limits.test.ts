@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, it } from "vitest";
-import { BUSY_TIMEOUT_MS } from "../../examples/pages/stores/sqlite-rate-limit.ts";
+import { BUSY_TIMEOUT_MS } from "../../examples/pages/stores/sqlite.ts";
 import { type FakeUpstash, startFakeUpstash } from "./fake-upstash.ts";
 import { launch, type Running, type RuntimeName } from "./harness.ts";
 

@@ -15,13 +15,10 @@
 import { RateLimiterSQLite } from "rate-limiter-flexible";
 import type { RateLimiter } from "../../../src/address/rate-limit.ts";
 import { flexibleLimiter, REFUSED_IN_MEMORY, WINDOW_SECONDS } from "../rate-limiters.ts";
-import type { SqliteDatabase, SqliteStatement, SqliteValue } from "./sqlite.ts";
+import { BUSY_TIMEOUT_MS, type SqliteDatabase, type SqliteStatement, type SqliteValue } from "./sqlite.ts";
 
 /** The table of the budgets: `key TEXT PRIMARY KEY, points INTEGER, expire INTEGER` (ms since the epoch). */
 export const RATE_LIMIT_TABLE = "rate_limits";
-
-/** How long a statement waits for another process's write lock before failing (`PRAGMA busy_timeout`), in ms. */
-export const BUSY_TIMEOUT_MS = 2_000;
 
 /**
  * A `better-sqlite3`-shaped handle over a `node:sqlite` or `bun:sqlite` database, the subset
