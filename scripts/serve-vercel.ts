@@ -5,8 +5,8 @@
  *
  * The entry is bundled by esbuild into one service-worker script, as Vercel bundles it, and
  * evaluated in a fresh edge VM. The VM gets a `process.env` holding only
- * `UPSTASH_REDIS_REST_URL` and `UPSTASH_REDIS_REST_TOKEN`, as Vercel exposes the project's
- * variables.
+ * `UPSTASH_REDIS_REST_URL`, `UPSTASH_REDIS_REST_TOKEN`, `RATE_LIMIT` and `RATE_LIMIT_STORE`, as
+ * Vercel exposes the project's variables (not `VERCEL`: this is not Vercel).
  *
  * The VM is served by a `node:http` server of our own (edge-runtime's `createHandler`, as its
  * `runServer` does) so that it gets the example's server timeouts (`serverTimeouts` in
@@ -36,7 +36,7 @@ addEventListener("fetch", (event) => event.respondWith(handler(event.request)));
   logLevel: "warning",
 });
 const env: Record<string, string> = {};
-for (const name of ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"]) {
+for (const name of ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "RATE_LIMIT", "RATE_LIMIT_STORE"]) {
   const value = process.env[name];
   if (value !== undefined) env[name] = value;
 }

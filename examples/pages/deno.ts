@@ -5,8 +5,9 @@
  * timeouts (`./node-server.ts`), and keeps KV at `DENO_KV_PATH` (default: Deno's own location
  * for this script). On Deno Deploy (`DENO_DEPLOYMENT_ID` set) it is `Deno.serve`, behind the
  * platform's own front; the platform picks the port and the KV.
- * Run with `npm run serve:deno`. Rate limits per client (`RATE_LIMIT`, `TRUSTED_PROXIES`) and
- * `/metrics` (`METRICS=on`): docs/operations.md.
+ * Run with `npm run serve:deno`. Rate limits per client (`RATE_LIMIT`, `RATE_LIMIT_STORE`,
+ * `TRUSTED_PROXIES`; in process memory locally and in the same KV on Deno Deploy unless
+ * `RATE_LIMIT_STORE` says otherwise) and `/metrics` (`METRICS=on`): docs/operations.md.
  *
  * @module
  */
@@ -14,19 +15,20 @@ import { getConnInfo as nodeConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import { getConnInfo as denoConnInfo } from "hono/deno";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
-import { rateLimitSetting, trustedProxies } from "./limits.ts";
-import { memoryRateLimit } from "./memory-rate-limit.ts";
 import { serveWithTimeouts } from "./node-server.ts";
+import { exampleRateLimit } from "./rate-limiters.ts";
 import { DenoKvPageStore } from "./stores/deno-kv.ts";
+import { denoKvLimiters } from "./stores/deno-kv-rate-limit.ts";
 
 const env = (name: string) => Deno.env.get(name);
 const deployed = env("DENO_DEPLOYMENT_ID") !== undefined;
-const store = new DenoKvPageStore(await Deno.openKv(env("DENO_KV_PATH")));
-const clientAddress = (c: Context) => (deployed ? denoConnInfo(c) : nodeConnInfo(c)).remote.address;
-const rateLimit = memoryRateLimit(
-  rateLimitSetting(env("RATE_LIMIT")),
-  clientAddress,
-  trustedProxies(env("TRUSTED_PROXIES")),
+const kv = await Deno.openKv(env("DENO_KV_PATH"));
+const store = new DenoKvPageStore(kv);
+const rateLimit = exampleRateLimit(
+  env,
+  () => denoKvLimiters(kv),
+  (c: Context) => (deployed ? denoConnInfo(c) : nodeConnInfo(c)).remote.address,
+  deployed ? "shared" : "process",
 );
 const app = createExampleApp(() => store, {
   rateLimit,

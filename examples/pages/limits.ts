@@ -43,6 +43,21 @@ export function trustedProxies(value: string | undefined): string[] {
 }
 
 /**
+ * The client address on Vercel, where a function sees no connection of its own: `X-Real-IP`,
+ * which Vercel's edge sets to the client's address (replacing what a client sent), read only
+ * when `env` says the function runs on Vercel (`VERCEL=1`, a system variable Vercel sets).
+ * Elsewhere (`npm run serve:vercel`) none: every client is `unknown`, one shared budget.
+ *
+ * @see https://vercel.com/docs/headers/request-headers
+ */
+export function vercelClientAddress(
+  env: Readonly<Record<string, string | undefined>>,
+): (c: Context) => string | undefined {
+  const onVercel = env.VERCEL === "1";
+  return (c) => (onVercel ? c.req.header("x-real-ip") : undefined);
+}
+
+/**
  * The Workers limits: the Rate Limiting bindings `ACT_LIMITER` and `ARRIVAL_LIMITER`
  * (`[[ratelimits]]` in wrangler.toml, period 60 s), keyed by `CF-Connecting-IP`, which only
  * Cloudflare's edge sets. The worker variable `RATE_LIMIT = "off"` turns them off.

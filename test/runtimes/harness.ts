@@ -11,7 +11,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /** The runtimes the wire suite runs against. */
 export type RuntimeName = "node" | "bun" | "deno" | "vercel" | "workerd";
@@ -52,6 +52,7 @@ function command(
   name: RuntimeName,
   port: number,
   scratch: string,
+  kvPath: string | undefined,
 ): { file: string; args: string[]; env: Record<string, string> } {
   const env = { PORT: String(port) };
   switch (name) {
@@ -77,7 +78,8 @@ function command(
           "--allow-net=127.0.0.1",
           "--allow-env",
           "--allow-read",
-          `--allow-write=${scratch}`,
+          // A DENO_KV_PATH of the caller's (a KV shared by two processes) is writable too.
+          `--allow-write=${kvPath === undefined ? scratch : `${scratch},${dirname(kvPath)}`}`,
           "examples/pages/deno.ts",
         ],
         env: { ...env, DENO_KV_PATH: join(scratch, "kv.sqlite3"), DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1" },
@@ -102,7 +104,7 @@ export async function launch(
 ): Promise<Running> {
   const port = await freePort();
   const scratch = mkdtempSync(join(tmpdir(), `gpt-address-${name}-`));
-  const { file, args, env } = command(name, port, scratch);
+  const { file, args, env } = command(name, port, scratch, extraEnv.DENO_KV_PATH);
   if (!existsSync(file)) throw new Error(`${name}: ${file} is missing (npm ci installs it)`);
   const child: ChildProcess = spawn(file, args, {
     cwd: root,

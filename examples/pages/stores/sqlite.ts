@@ -10,12 +10,15 @@
  */
 import type { PageStore } from "../store.ts";
 
+/** A value bound to a statement's `?` parameter. */
+export type SqliteValue = string | number | null;
+
 /** The subset of a prepared statement that both `node:sqlite` and `bun:sqlite` provide. */
 export interface SqliteStatement {
   /** Runs the statement and returns its first row, or `undefined` (Node) / `null` (Bun). */
-  get(...parameters: string[]): unknown;
+  get(...parameters: SqliteValue[]): unknown;
   /** Runs the statement for its effect. */
-  run(...parameters: string[]): unknown;
+  run(...parameters: SqliteValue[]): unknown;
 }
 
 /** The subset of a database handle that both `node:sqlite` and `bun:sqlite` provide. */
@@ -27,8 +30,16 @@ export interface SqliteDatabase {
 }
 
 /**
+ * How long a statement waits for another process's write lock before failing with "database
+ * is locked" (`PRAGMA busy_timeout`), in ms: processes sharing one file (starting together,
+ * or counting rate limits) take turns.
+ */
+export const BUSY_TIMEOUT_MS = 2_000;
+
+/**
  * Stores rendered pages in one table, `pages(id TEXT PRIMARY KEY, html TEXT)`, created on
- * first use. Statements are prepared once, at construction.
+ * first use. Statements are prepared once, at construction, after setting the connection's
+ * `busy_timeout` to {@link BUSY_TIMEOUT_MS}.
  *
  * @example
  * ```ts
@@ -41,6 +52,7 @@ export class SqlitePageStore implements PageStore {
   readonly #select: SqliteStatement;
 
   constructor(database: SqliteDatabase) {
+    database.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     database.exec("CREATE TABLE IF NOT EXISTS pages (id TEXT PRIMARY KEY, html TEXT NOT NULL)");
     this.#insert = database.prepare("INSERT OR REPLACE INTO pages (id, html) VALUES (?, ?)");
     this.#select = database.prepare("SELECT html FROM pages WHERE id = ?");
