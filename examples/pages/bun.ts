@@ -1,7 +1,9 @@
 /**
  * Bun entry: serves the example addresses on 127.0.0.1:`PORT` (default 8790), storing pages in
  * SQLite (`bun:sqlite`) at `PAGES_DB` (default `pages.sqlite`), with Bun's `node:http` rather
- * than `Bun.serve`, for its timeouts (`./node-server.ts`).
+ * than `Bun.serve`, for its timeouts (`./node-server.ts`); `SERVER=native` serves with
+ * `Bun.serve` instead (faster, but it bounds no slow header fields: for use behind a proxy
+ * that does).
  * Run with `npm run serve:bun`. Rate limits per client (`RATE_LIMIT`, `RATE_LIMIT_STORE`,
  * `TRUSTED_PROXIES`; `RATE_LIMIT_STORE=shared` keeps them in the same database) and `/metrics`
  * (`METRICS=on`): docs/operations.md.
@@ -9,7 +11,8 @@
  * @module
  */
 import { Database } from "bun:sqlite";
-import { getConnInfo } from "@hono/node-server/conninfo";
+import { getConnInfo as nodeConnInfo } from "@hono/node-server/conninfo";
+import { getConnInfo as bunConnInfo } from "hono/bun";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
 import { serveWithTimeouts } from "./node-server.ts";
 import { exampleRateLimit } from "./rate-limiters.ts";
@@ -17,16 +20,18 @@ import { SqlitePageStore } from "./stores/sqlite.ts";
 import { sqliteLimiters } from "./stores/sqlite-rate-limit.ts";
 
 const { env } = Bun;
+const native = env.SERVER === "native";
 const database = new Database(env.PAGES_DB ?? "pages.sqlite");
 const store = new SqlitePageStore(database);
 const rateLimit = exampleRateLimit(
   (name) => env[name],
   () => sqliteLimiters(database),
-  (c) => getConnInfo(c).remote.address,
+  (c) => (native ? bunConnInfo(c) : nodeConnInfo(c)).remote.address,
 );
 const app = createExampleApp(() => store, {
   rateLimit,
   metrics: env.METRICS === "on",
   mcp: { allowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS) },
 });
-serveWithTimeouts(app.fetch, Number(env.PORT ?? 8790));
+if (native) Bun.serve({ hostname: "127.0.0.1", port: Number(env.PORT ?? 8790), fetch: app.fetch });
+else serveWithTimeouts(app.fetch, Number(env.PORT ?? 8790));

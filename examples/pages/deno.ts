@@ -4,7 +4,9 @@
  * 127.0.0.1:`PORT` (default 8789) with Deno's `node:http` rather than `Deno.serve`, for its
  * timeouts (`./node-server.ts`), and keeps KV at `DENO_KV_PATH` (default: Deno's own location
  * for this script). On Deno Deploy (`DENO_DEPLOYMENT_ID` set) it is `Deno.serve`, behind the
- * platform's own front; the platform picks the port and the KV.
+ * platform's own front; the platform picks the port and the KV. `SERVER=native` serves with
+ * `Deno.serve` locally too (faster, but it bounds no slow client: for use behind a proxy that
+ * does).
  * Run with `npm run serve:deno`. Rate limits per client (`RATE_LIMIT`, `RATE_LIMIT_STORE`,
  * `TRUSTED_PROXIES`; in process memory locally and in the same KV on Deno Deploy unless
  * `RATE_LIMIT_STORE` says otherwise) and `/metrics` (`METRICS=on`): docs/operations.md.
@@ -22,12 +24,13 @@ import { denoKvLimiters } from "./stores/deno-kv-rate-limit.ts";
 
 const env = (name: string) => Deno.env.get(name);
 const deployed = env("DENO_DEPLOYMENT_ID") !== undefined;
+const native = deployed || env("SERVER") === "native";
 const kv = await Deno.openKv(env("DENO_KV_PATH"));
 const store = new DenoKvPageStore(kv);
 const rateLimit = exampleRateLimit(
   env,
   () => denoKvLimiters(kv),
-  (c: Context) => (deployed ? denoConnInfo(c) : nodeConnInfo(c)).remote.address,
+  (c: Context) => (native ? denoConnInfo(c) : nodeConnInfo(c)).remote.address,
   deployed ? "shared" : "process",
 );
 const app = createExampleApp(() => store, {
@@ -36,4 +39,5 @@ const app = createExampleApp(() => store, {
   mcp: { allowedHosts: mcpAllowedHosts(env("MCP_ALLOWED_HOSTS")) },
 });
 if (deployed) Deno.serve(app.fetch);
+else if (native) Deno.serve({ hostname: "127.0.0.1", port: Number(env("PORT") ?? 8789) }, app.fetch);
 else serveWithTimeouts(app.fetch, Number(env("PORT") ?? 8789));

@@ -1,0 +1,58 @@
+/**
+ * `SERVER=native` on Bun and local Deno: the entries serve with `Bun.serve` / `Deno.serve`
+ * instead of the `node:http` server with timeouts (examples/pages/node-server.ts), for use
+ * behind a proxy that bounds slow clients (docs/operations.md, "Slow and broken clients"). The
+ * address answers as usual, and the rate limits still key on the connection's address, read
+ * through that server's own Hono adapter (`hono/bun`, `hono/deno`).
+ */
+import { type IncomingMessage, request } from "node:http";
+import { afterAll, describe, expect, it } from "vitest";
+import { launch, type Running } from "./harness.ts";
+
+/** The `Keep-Alive` field of the last answer: node:http sends `timeout=5`; Bun.serve and Deno.serve none. */
+let keepAlive: string | undefined;
+
+/** A GET of `/page` from `localAddress`: the status. */
+function arrive(server: Running, localAddress: string): Promise<number> {
+  const url = new URL("/page", server.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path: url.pathname, localAddress },
+      (res: IncomingMessage) => {
+        keepAlive = res.headers["keep-alive"];
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+for (const name of ["bun", "deno"] as const) {
+  describe(`${name} with SERVER=native`, { timeout: 120_000 }, () => {
+    let server: Running | undefined;
+    afterAll(async () => server?.stop());
+
+    it("serves the address, and limits arrivals per connection address", async () => {
+      server = await launch(name, { SERVER: "native", RATE_LIMIT: "1,2" });
+      // The launcher's own readiness GET of `/` (from 127.0.0.1) is not an arrival at /page.
+      expect([await arrive(server, "127.0.0.1"), await arrive(server, "127.0.0.1")]).toEqual([200, 200]);
+      expect(await arrive(server, "127.0.0.1")).toBe(429);
+      // Another client address has a budget of its own: the key is the peer, not "unknown".
+      expect(await arrive(server, "127.0.0.2")).toBe(200);
+      // Served by the runtime's own server, not node:http.
+      expect(keepAlive).toBeUndefined();
+    });
+
+    it("control: without the setting the entry serves with node:http", async () => {
+      const plain = await launch(name);
+      try {
+        expect(await arrive(plain, "127.0.0.1")).toBe(200);
+        expect(keepAlive).toMatch(/timeout=/);
+      } finally {
+        await plain.stop();
+      }
+    });
+  });
+}
