@@ -19,7 +19,7 @@ function arrive(server: Running, localAddress: string): Promise<number> {
     const req = request(
       { host: url.hostname, port: url.port, path: url.pathname, localAddress },
       (res: IncomingMessage) => {
-        keepAlive = res.headers["keep-alive"];
+        keepAlive = res.headers["keep-alive"]?.toString();
         res.resume();
         res.on("end", () => resolve(res.statusCode ?? 0));
       },
