@@ -17,7 +17,10 @@
  * would hold for 20 s: it has no body deadline) runs in the same bench against a comparator,
  * a bare Hono route on the same runtime (`await c.req.json(); return c.json({ok: true})`, B2 of
  * bench/post.bench.ts: no limits, no validation, no store, no log), and its ratio is printed
- * beside ours; it is not asserted. `HOSTILE_COMPARATOR=off` skips it.
+ * beside ours; it is not asserted. `HOSTILE_COMPARATOR=off` skips it. After each mix, the
+ * server's CPU time per request of each kind, sent one at a time (no queueing), is printed
+ * (ours on both runtimes, the comparator's on Node; `HOSTILE_COST=off` skips it): what each
+ * kind costs, against a valid act.
  *
  * The server runs on core 0 and the load (attackers, slow clients and the actor's thread) on
  * core 1 (`taskset`, with two or more cores), at nice -15 where allowed (root), the actor's
@@ -32,7 +35,7 @@ import { availableParallelism, cpus, loadavg, setPriority } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_BODY_DEADLINE_MS } from "../src/body/read-body.ts";
 import { launch, type Running, type RuntimeName, root } from "../test/runtimes/harness.ts";
-import { type HostileOptions, type HostileReport, hostileMix, terminate } from "./hostile-mix.ts";
+import { costPerKind, type HostileOptions, type HostileReport, hostileMix, terminate } from "./hostile-mix.ts";
 import { bundle, hasTaskset, mayRaisePriority, pin, startWorkerd } from "./serve.bench.ts";
 
 const seconds = Number(process.env.HOSTILE_SECONDS ?? 60);
@@ -40,6 +43,7 @@ const runtimes = (process.env.HOSTILE_RUNTIMES ?? "node,workerd").split(",") as 
 const attackers = Number(process.env.HOSTILE_ATTACKERS ?? 8);
 const attackRate = process.env.HOSTILE_ATTACK_RATE ? Number(process.env.HOSTILE_ATTACK_RATE) : undefined;
 const comparator = process.env.HOSTILE_COMPARATOR !== "off";
+const costs = process.env.HOSTILE_COST !== "off";
 /** Resident memory above which a server is taken to be leaking, in MiB. */
 const RSS_LIMIT_MIB = 1_024;
 /** How long after the body deadline a slow client may stay connected, in ms. */
@@ -134,6 +138,7 @@ let failed = 0;
 for (const runtime of runtimes) {
   const server = await onCore0(() => launch(runtime, { RATE_LIMIT: "off" }));
   const report = await hostileMix(server, mix);
+  const cost = costs ? await costPerKind(server) : null;
   const exit = await terminate(server);
   console.log(
     `\n## ${runtime}: ${seconds} s, ${report.total} requests; ${report.pairs} × (${report.windowSeconds} s clean + ${report.windowSeconds} s attack); ${report.attackRateSeen.toFixed(0)} attack requests/s\n`,
@@ -145,12 +150,26 @@ for (const runtime of runtimes) {
     console.log(`  ${kind.padEnd(37)} ${counts}`);
   }
   let against: HostileReport | undefined;
+  let bareCost: Record<string, number> | null = null;
   if (comparator) {
     const bare = await onCore0(() => startComparator(runtime));
     try {
       against = await hostileMix(bare, { ...mix, slow: 0 });
+      // On workerd the comparator's processes are no group of their own: no CPU figures.
+      if (costs && runtime === "node") bareCost = await costPerKind(bare);
     } finally {
       await bare.stop();
+    }
+  }
+  if (cost !== null) {
+    console.log(
+      `\n  server CPU per request, one at a time, µs (±100)${bareCost === null ? "" : ": ours, bare Hono route"}`,
+    );
+    for (const [kind, us] of Object.entries(cost)) {
+      const theirs = bareCost?.[kind];
+      console.log(
+        `  ${kind.padEnd(37)} ${us.toFixed(0).padStart(6)}${theirs === undefined ? "" : theirs.toFixed(0).padStart(8)}`,
+      );
     }
   }
   const checks: [string, boolean, string][] = [
