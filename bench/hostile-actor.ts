@@ -1,14 +1,30 @@
 /**
  * The valid actor of the hostile mix, in its own thread (bench/hostile-mix.ts starts it with
- * `workerData = { port, until, body }`): acts back to back from 127.0.0.200 until `until`
- * (epoch ms), each on a fresh connection, and posts `{ latencies, statuses }` back. Its own
- * event loop keeps the attackers' sending out of its timings.
+ * `workerData = { port, until, body, priority }`): acts back to back from 127.0.0.200 until
+ * `until` (epoch ms), each on a fresh connection, and posts `{ samples, statuses }` back, a
+ * sample being `[start, ms]`: when the act was sent (epoch ms) and how long its 200 took.
+ *
+ * Its own event loop keeps the attackers' sending out of its timings; `priority`, when set, is
+ * this thread's nice value (Linux: `os.setPriority` changes the calling thread only), so that
+ * on the load generator's core the actor is not made to wait behind the attackers' thread. What
+ * its latency then measures is the server's.
  */
 import { request } from "node:http";
+import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 
-const { port, until, body } = workerData as { port: number; until: number; body: Uint8Array };
-const latencies: number[] = [];
+const { port, until, body, priority } = workerData as {
+  port: number;
+  until: number;
+  body: Uint8Array;
+  priority?: number;
+};
+if (priority !== undefined) {
+  try {
+    setPriority(priority);
+  } catch {} // not allowed: the timings then hold the load generator's own queueing too
+}
+const samples: [number, number][] = [];
 const statuses: (number | null)[] = [];
 
 function act(): Promise<{ status: number | null; ms: number }> {
@@ -36,8 +52,9 @@ function act(): Promise<{ status: number | null; ms: number }> {
 }
 
 while (Date.now() < until) {
+  const start = Date.now();
   const { status, ms } = await act();
   statuses.push(status);
-  if (status === 200) latencies.push(ms);
+  if (status === 200) samples.push([start, ms]);
 }
-parentPort!.postMessage({ latencies, statuses });
+parentPort!.postMessage({ samples, statuses });

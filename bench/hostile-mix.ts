@@ -10,6 +10,7 @@
  * would in public. Everything stays on loopback.
  */
 import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { type IncomingMessage, request } from "node:http";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
@@ -21,14 +22,25 @@ import { chunk, exchange, LAST_CHUNK, postHead, trickle } from "../test/runtimes
 export interface HostileReport {
   readonly runtime: string;
   readonly seconds: number;
+  /** Attackers at once, and the pacing asked for (requests per second; `null`: none). */
+  readonly attackers: number;
+  readonly attackRate: number | null;
+  /** Attack requests started per second of attack window. */
+  readonly attackRateSeen: number;
+  /** The length of each clean and each attack window, in seconds, and how many pairs ran. */
+  readonly windowSeconds: number;
+  readonly pairs: number;
   /** Requests answered, by kind of request and status (`null`: closed with no answer). */
   readonly statuses: Record<string, Record<string, number>>;
   readonly total: number;
   readonly serverErrors: number;
   /** Valid acts that did not get 200 (or 429, when limited). */
   readonly validFailures: number;
+  /** The valid acts' p99 latency in clean and in attack windows, ms, and how many samples each. */
   readonly cleanP99: number;
   readonly attackP99: number;
+  readonly cleanSamples: number;
+  readonly attackSamples: number;
   readonly rssMaxMiB: number;
   readonly rssEndMiB: number;
   readonly rssStartMiB: number;
@@ -93,7 +105,7 @@ const duplicate = validPage.replace(`"title": "Notes`, `"title": "Other", "title
 const hugeHeader = "a".repeat(64 * 1024);
 
 /** The attacks, by name: each sends one hostile request from `from` and says what came back. */
-const attacks: Record<string, (port: number, from: string) => Promise<Answer>> = {
+export const attacks: Record<string, (port: number, from: string) => Promise<Answer>> = {
   "malformed JSON": (port, from) => send(port, from, "POST", "/page", validPage.slice(0, 200), json),
   "duplicate names": (port, from) => send(port, from, "POST", "/page", duplicate, json),
   "oversize with Content-Length": (port, from) => send(port, from, "POST", "/page", oversize, json),
@@ -203,31 +215,64 @@ function p99(samples: number[]): number {
 }
 
 /**
- * The valid actor, in its own thread (bench/hostile-actor.ts): acts until `until` (epoch ms);
- * resolves with the latencies of its 200s, counting every answer with `count`.
+ * The valid actor, in its own thread (bench/hostile-actor.ts): acts until `until` (epoch ms) at
+ * nice `priority` (when set); resolves with its 200s as `[start, ms]`, counting every answer
+ * with `count`.
  */
-function actor(port: number, until: number, count: (status: number | null) => void): Promise<number[]> {
+function actor(
+  port: number,
+  until: number,
+  count: (status: number | null) => void,
+  priority?: number,
+): Promise<[number, number][]> {
   return new Promise((resolve, reject) => {
     const thread = new Worker(join(import.meta.dirname, "hostile-actor.ts"), {
-      workerData: { port, until, body: page },
+      workerData: { port, until, body: page, priority },
     });
-    thread.once("message", ({ latencies, statuses }: { latencies: number[]; statuses: (number | null)[] }) => {
+    thread.once("message", ({ samples, statuses }: { samples: [number, number][]; statuses: (number | null)[] }) => {
       for (const status of statuses) count(status);
-      resolve(latencies);
+      resolve(samples);
     });
     thread.once("error", reject);
   });
 }
 
+/** How hard the mix attacks; every field is printed with the report. */
+export interface HostileOptions {
+  /** The whole run, in seconds, warm-up included. */
+  readonly seconds: number;
+  /** Attackers at once (closed loop: each sends its next request when its last one ended). Default 8. */
+  readonly attackers?: number;
+  /**
+   * When set, the attackers together start at most this many requests per second (a paced
+   * closed loop: still never more than `attackers` at once). Default: no pacing.
+   */
+  readonly attackRate?: number;
+  /** Slow clients at once during attack windows. Default 4. */
+  readonly slow?: number;
+  /** The length of each clean and each attack window, in seconds. Default 6 (less in a short run). */
+  readonly window?: number;
+  /** The valid actor thread's nice value (see bench/hostile-actor.ts); none by default. */
+  readonly actorPriority?: number;
+}
+
+/** The part of each window left out of the latency samples, in ms: the one before it draining. */
+const SETTLE_MS = 250;
+
 /**
- * Runs the mix against `server` for `seconds` (the first quarter clean, valid acts only, of
- * which up to 3 s are warm-up; the rest under attack), then checks that the server still answers. `concurrency` attackers run at
- * once, plus up to `slow` slow clients.
+ * Runs the mix against `server` for `seconds`: a warm-up of valid acts (up to 3 s, not
+ * measured), then clean and attack windows in turn, `window` seconds each, as many pairs as fit
+ * (at least one). The valid actor acts back to back through all windows; in attack windows the
+ * attackers and the slow clients run beside it. Each valid act is a sample of the window it
+ * started in, if it started at least {@link SETTLE_MS} into that window and ended inside it.
+ * Alternating keeps the clean and the attack samples under the same background load of the
+ * machine. Afterwards it checks that the server still answers.
+ *
+ * Slow clients start only at the start of an attack window; one may outlast its window (it
+ * sends one byte per 500 ms, no load to speak of) and is counted whole.
  */
-export async function hostileMix(
-  server: Running,
-  { seconds, concurrency = 8, slow = 4 }: { seconds: number; concurrency?: number; slow?: number },
-): Promise<HostileReport> {
+export async function hostileMix(server: Running, options: HostileOptions): Promise<HostileReport> {
+  const { seconds, attackers = 8, attackRate, slow = 4, actorPriority } = options;
   const port = Number(new URL(server.url).port);
   const statuses: Record<string, Record<string, number>> = {};
   const record = (kind: string, status: number | null, error?: string) => {
@@ -242,12 +287,22 @@ export async function hostileMix(
   let rssMaxMiB = rssStartMiB;
   const sampler = setInterval(() => (rssMaxMiB = Math.max(rssMaxMiB, rssMiB(server.pid))), 250);
 
+  const warmMs = Math.min(3_000, (seconds * 1000) / 10);
+  // Warm-up (JIT, the store's first writes), not measured.
+  await actor(port, Date.now() + warmMs, (status) => record("valid act (warm-up)", status), actorPriority);
+  const windowMs = Math.min((options.window ?? 6) * 1000, (seconds * 1000 - warmMs) / 2);
+  const pairs = Math.max(1, Math.floor((seconds * 1000 - warmMs) / (2 * windowMs)));
   const start = Date.now();
-  const cleanUntil = start + (seconds * 1000) / 4;
-  const end = start + seconds * 1000;
-  // Warm-up (JIT, the store's first writes), not measured; then the clean baseline.
-  await actor(port, start + Math.min(3_000, (seconds * 1000) / 10), (status) => record("valid act (warm-up)", status));
-  const cleanLatencies = await actor(port, cleanUntil, (status) => record("valid act (clean)", status));
+  const end = start + pairs * 2 * windowMs;
+  /** Window `k` (0, 1, …) covers [start + k·windowMs, start + (k+1)·windowMs); odd ones attack. */
+  const windowOf = (t: number) => Math.floor((t - start) / windowMs);
+  const attacking = (t: number) => t < end && windowOf(t) % 2 === 1;
+  /** When the next attack window starts after `t`, or `end`. */
+  const nextAttack = (t: number) => {
+    const k = windowOf(t);
+    return Math.min(end, start + (k % 2 === 1 ? k + 2 : k + 1) * windowMs);
+  };
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
   const names = Object.keys(attacks);
   let next = 2;
@@ -255,31 +310,63 @@ export async function hostileMix(
     next = next >= 199 ? 2 : next + 1;
     return `127.0.0.${next}`;
   };
-  const attackers = Array.from({ length: concurrency }, async () => {
-    while (Date.now() < end && alive) {
+  let nextSlot = 0;
+  const intervalMs = attackRate === undefined ? 0 : 1000 / attackRate;
+  let attacksSent = 0;
+  const attackLoops = Array.from({ length: attackers }, async () => {
+    while (alive) {
+      let now = Date.now();
+      if (now >= end) return;
+      if (!attacking(now)) {
+        await sleep(nextAttack(now) - now);
+        continue;
+      }
+      if (attackRate !== undefined) {
+        const at = Math.max(nextSlot, now);
+        nextSlot = at + intervalMs;
+        await sleep(at - now);
+        now = Date.now();
+        if (!attacking(now)) continue;
+      }
       const name = names[Math.floor(Math.random() * names.length)]!;
+      attacksSent++;
       const answer = await attacks[name]!(port, from());
       record(name, answer.status, answer.error);
     }
   });
   let slowLongestMs = 0;
   let slowClients = 0;
-  // Each slow client lasts about the body deadline; every slot runs at least one, and starts no
-  // new one that would outlast the run by much.
+  // Each slot starts a slow client at the start of every attack window, and another after it
+  // while more than 6 s of the window are left; each lasts about the body deadline (5 s).
   const slowOnes = Array.from({ length: slow }, async () => {
-    do {
-      const seen = await slowClient(port);
-      slowClients++;
-      record("slow body", seen.status);
-      slowLongestMs = Math.max(slowLongestMs, seen.closedMs ?? 20_000);
-    } while (Date.now() < end - 8_000 && alive);
+    let lastWindow = -1;
+    while (alive) {
+      const now = Date.now();
+      if (now >= end) return;
+      const k = windowOf(now);
+      if (k % 2 === 1 && (k !== lastWindow || start + (k + 1) * windowMs - now > 6_000)) {
+        lastWindow = k;
+        const seen = await slowClient(port);
+        slowClients++;
+        record("slow body", seen.status);
+        slowLongestMs = Math.max(slowLongestMs, seen.closedMs ?? 20_000);
+      } else await sleep(nextAttack(now) - now);
+    }
   });
-  const [attackLatencies] = await Promise.all([
-    actor(port, end, (status) => record("valid act (under attack)", status)),
-    ...attackers,
+  const [samples] = await Promise.all([
+    actor(port, end, (status) => record("valid act (clean and attack windows)", status), actorPriority),
+    ...attackLoops,
     ...slowOnes,
   ]);
   clearInterval(sampler);
+  const cleanLatencies: number[] = [];
+  const attackLatencies: number[] = [];
+  for (const [t, ms] of samples) {
+    const k = windowOf(t);
+    const windowStart = start + k * windowMs;
+    if (t - windowStart < SETTLE_MS || t + ms > windowStart + windowMs) continue;
+    (k % 2 === 1 ? attackLatencies : cleanLatencies).push(ms);
+  }
   const rssEndMiB = rssMiB(server.pid);
   const after = await Promise.all([
     send(port, "127.0.0.201", "GET", "/page", null),
@@ -299,12 +386,19 @@ export async function hostileMix(
   return {
     runtime: server.name,
     seconds,
+    attackers,
+    attackRate: attackRate ?? null,
+    attackRateSeen: attacksSent / ((pairs * windowMs) / 1000),
+    windowSeconds: windowMs / 1000,
+    pairs,
     statuses,
     total,
     serverErrors,
     validFailures,
     cleanP99: p99(cleanLatencies),
     attackP99: p99(attackLatencies),
+    cleanSamples: cleanLatencies.length,
+    attackSamples: attackLatencies.length,
     rssStartMiB,
     rssMaxMiB,
     rssEndMiB,
@@ -313,6 +407,57 @@ export async function hostileMix(
     survived: alive,
     answersAfter: after.every((a) => a.status === 200),
   };
+}
+
+/** CPU time (user + system) used so far by the process group `pid` leads (or by `pid` alone), in ms. */
+function cpuMs(pid: number): number {
+  let pids: number[] = [];
+  try {
+    pids = execFileSync("ps", ["-o", "pid=", "-g", String(pid)], { encoding: "utf8" })
+      .split("\n")
+      .map(Number)
+      .filter((n) => n > 0);
+  } catch {}
+  if (pids.length === 0) pids = [pid];
+  let ticks = 0;
+  for (const one of pids) {
+    try {
+      const stat = readFileSync(`/proc/${one}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {} // ended meanwhile
+  }
+  return ticks * (1000 / CLOCK_TICKS);
+}
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * What each kind of request costs the server on its own: `n` requests of the kind one after
+ * another (after 10 not counted), and the server's CPU time over them ÷ `n`, in µs per
+ * request (from /proc, in steps of 10 ms: with `n` = 100, ±100 µs). Linux only; `null` where
+ * /proc is absent.
+ */
+export async function costPerKind(server: Running, n = 100): Promise<Record<string, number> | null> {
+  if (!existsSync(`/proc/${server.pid}/stat`)) return null;
+  const port = Number(new URL(server.url).port);
+  const kinds: Record<string, (port: number, from: string) => Promise<Answer>> = {
+    "valid act": (port, from) => send(port, from, "POST", "/page", page, json),
+    ...attacks,
+  };
+  const out: Record<string, number> = {};
+  for (const [name, one] of Object.entries(kinds)) {
+    for (let i = 0; i < 10; i++) await one(port, "127.0.0.202");
+    const before = cpuMs(server.pid);
+    for (let i = 0; i < n; i++) await one(port, "127.0.0.202");
+    out[name] = ((cpuMs(server.pid) - before) * 1000) / n;
+  }
+  return out;
 }
 
 /** Sends SIGTERM to the child's process group and measures how long it takes to exit, in ms. */

@@ -160,10 +160,17 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
   // body was refused early tells the actor nothing its own upload does not (the answer came
   // before the body went out); parse and schema refusals, the ones about content, look alike (R2).
   const unreadHeaders: Readonly<Record<string, string>> = Object.freeze({ ...emptyHeaders, Connection: "close" });
+  // An empty answer other than 204 says `Content-Length: 0` (RFC 9110 §8.6): without it Node
+  // frames the empty body as chunked (@hono/node-server writes the head before the end). A 204
+  // never carries the field.
+  const noContent = (headers: Readonly<Record<string, string>>) => Object.freeze({ ...headers, "Content-Length": "0" });
+  const emptyBodyHeaders = noContent(emptyHeaders);
+  const unreadEmptyBodyHeaders = noContent(unreadHeaders);
+  const notAllowedHeaders = noContent({ Allow: ALLOW, ...emptyHeaders });
 
   /** Answers a request refused before its body was read: 429 with `Retry-After`, or 412. */
   function refuse(refused: Refused, unreadBody: boolean): Response {
-    const headers = unreadBody ? unreadHeaders : emptyHeaders;
+    const headers = unreadBody ? unreadEmptyBodyHeaders : emptyBodyHeaders;
     if (refused.status === 412) return new Response(null, { status: 412, headers });
     return new Response(null, {
       status: 429,
@@ -219,7 +226,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
   /** A server fault (a throwing act, or a bug in a stage): logged, 500, never a rejection. */
   function fault(what: string, error: unknown): Response {
     console.error(`gpt-address: ${what} of the address "${form.name}" threw`, error);
-    return new Response(null, { status: 500, headers: emptyHeaders });
+    return new Response(null, { status: 500, headers: emptyBodyHeaders });
   }
 
   async function perform(c: Context<E>): Promise<Response> {
@@ -279,7 +286,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
       case "OPTIONS":
         return new Response(null, { status: 204, headers: preflightHeaders });
       default:
-        return new Response(null, { status: 405, headers: { Allow: ALLOW, ...emptyHeaders } });
+        return new Response(null, { status: 405, headers: notAllowedHeaders });
     }
   });
   return app;

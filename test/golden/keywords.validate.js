@@ -126,7 +126,7 @@ export function validate(d) {
   for (let i3 = 0; i3 < d2.length; i3++) {
     const d4 = d2[i3];
     if (!(typeof d4 === "string")) return fail("/properties/tags/items/type");
-    if (d4.length > 20 && codePointLength(d4) > 20) return fail("/properties/tags/items/maxLength");
+    if (d4.length > 20 && (d4.length > 40 || codePointLength(d4) > 20)) return fail("/properties/tags/items/maxLength");
     if (d4.length < 2 && (d4.length < 1 || codePointLength(d4) < 1)) return fail("/properties/tags/items/minLength");
     if (!re0.test(d4)) return fail("/properties/tags/items/pattern");
   }
@@ -213,7 +213,7 @@ export function validate(d) {
   }
   for (const k21 in d) {
     if (typeof k21 === "string") {
-      if (k21.length > 16 && codePointLength(k21) > 16) return fail("/propertyNames/maxLength");
+      if (k21.length > 16 && (k21.length > 32 || codePointLength(k21) > 16)) return fail("/propertyNames/maxLength");
     }
     const d22 = d[k21];
     if (re1.test(k21)) {

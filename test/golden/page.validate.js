@@ -65,7 +65,7 @@ export function validate(d) {
   const d2 = d.blocks;
   if (d2 === undefined || !hasOwn(d, "blocks")) return fail("/required");
   if (!(typeof d1 === "string")) return fail("/properties/title/type");
-  if (d1.length > 200 && codePointLength(d1) > 200) return fail("/properties/title/maxLength");
+  if (d1.length > 200 && (d1.length > 400 || codePointLength(d1) > 200)) return fail("/properties/title/maxLength");
   if (!(Array.isArray(d2))) return fail("/properties/blocks/type");
   if (d2.length > 200) return fail("/properties/blocks/maxItems");
   for (let i3 = 0; i3 < d2.length; i3++) {
@@ -227,7 +227,7 @@ function v_spans(d) {
     const d4 = d2.style;
     if (d4 === undefined || !hasOwn(d2, "style")) return fail("/$defs/span/required");
     if (!(typeof d3 === "string")) return fail("/$defs/span/properties/text/type");
-    if (d3.length > 2000 && codePointLength(d3) > 2000) return fail("/$defs/span/properties/text/maxLength");
+    if (d3.length > 2000 && (d3.length > 4000 || codePointLength(d3) > 2000)) return fail("/$defs/span/properties/text/maxLength");
     if (!(Array.isArray(d4))) return fail("/$defs/span/properties/style/type");
     if (d4.length > 4) return fail("/$defs/span/properties/style/maxItems");
     for (let i5 = 0; i5 < d4.length; i5++) {
@@ -239,7 +239,7 @@ function v_spans(d) {
     if (d2.href !== undefined && hasOwn(d2, "href")) {
       const d7 = d2.href;
       if (!(typeof d7 === "string")) return fail("/$defs/span/properties/href/type");
-      if (d7.length > 2048 && codePointLength(d7) > 2048) return fail("/$defs/span/properties/href/maxLength");
+      if (d7.length > 2048 && (d7.length > 4096 || codePointLength(d7) > 2048)) return fail("/$defs/span/properties/href/maxLength");
       if (!re0.test(d7)) return fail("/$defs/span/properties/href/pattern");
     }
     for (const k8 in d2) {

@@ -33,7 +33,7 @@ function v_node(d) {
   const d1 = d.label;
   if (d1 === undefined || !hasOwn(d, "label")) return fail("/$defs/node/required");
   if (!(typeof d1 === "string")) return fail("/$defs/node/properties/label/type");
-  if (d1.length > 40 && codePointLength(d1) > 40) return fail("/$defs/node/properties/label/maxLength");
+  if (d1.length > 40 && (d1.length > 80 || codePointLength(d1) > 40)) return fail("/$defs/node/properties/label/maxLength");
   if (d.children !== undefined && hasOwn(d, "children")) {
     const d2 = d.children;
     if (!(Array.isArray(d2))) return fail("/$defs/node/properties/children/type");

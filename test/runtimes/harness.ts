@@ -5,10 +5,13 @@
  * rather than skips.
  *
  * Each child is the leader of its own process group (`detached`), so that stopping it also
- * stops what it started (wrangler's workerd processes); waits are bounded.
+ * stops what it started (wrangler's workerd processes); waits are bounded. Its stdout and
+ * stderr go to one file in its scratch directory, never to a pipe: the example writes a log
+ * line per act synchronously, and a pipe the parent is too busy to drain (the load generator
+ * of `npm run bench:hostile`) would hold the server in `write`.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -21,7 +24,7 @@ export interface Running {
   readonly name: RuntimeName;
   /** Base URL, such as `http://127.0.0.1:40123`, without a trailing slash. */
   readonly url: string;
-  /** Everything the child wrote to stdout and stderr so far. */
+  /** Everything the child wrote to stdout and stderr so far (after {@link stop}: up to then). */
   output(): string;
   /** The child's process id (also its process group's). */
   readonly pid: number;
@@ -106,17 +109,23 @@ export async function launch(
   const scratch = mkdtempSync(join(tmpdir(), `gpt-address-${name}-`));
   const { file, args, env } = command(name, port, scratch, extraEnv.DENO_KV_PATH);
   if (!existsSync(file)) throw new Error(`${name}: ${file} is missing (npm ci installs it)`);
-  const child: ChildProcess = spawn(file, args, {
-    cwd: root,
-    // The example's rate limits are off unless a test asks for them: the suites send many
-    // requests from one address (test/runtimes/operations.test.ts checks the limits).
-    env: { ...process.env, RATE_LIMIT: "off", ...env, ...extraEnv, NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  let log = "";
-  child.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  const outputFile = join(scratch, "output.log");
+  const outputFd = openSync(outputFile, "a");
+  let child: ChildProcess;
+  try {
+    child = spawn(file, args, {
+      cwd: root,
+      // The example's rate limits are off unless a test asks for them: the suites send many
+      // requests from one address (test/runtimes/operations.test.ts checks the limits).
+      env: { ...process.env, RATE_LIMIT: "off", ...env, ...extraEnv, NO_COLOR: "1" },
+      stdio: ["ignore", outputFd, outputFd],
+      detached: true,
+    });
+  } finally {
+    closeSync(outputFd); // the child holds its own copy
+  }
+  let kept = "";
+  const output = () => (existsSync(outputFile) ? readFileSync(outputFile, "utf8") : kept);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
@@ -137,6 +146,7 @@ export async function launch(
       await exited;
       clearTimeout(timer);
     }
+    kept = output();
     rmSync(scratch, { recursive: true, force: true });
   };
 
@@ -144,11 +154,11 @@ export async function launch(
   for (;;) {
     if (!alive) {
       await stop();
-      throw new Error(`${name} exited before answering:\n${log}`);
+      throw new Error(`${name} exited before answering:\n${kept}`);
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`${name} did not answer within ${timeoutMs} ms:\n${log}`);
+      throw new Error(`${name} did not answer within ${timeoutMs} ms:\n${kept}`);
     }
     try {
       await fetch(`${url}/`, { signal: AbortSignal.timeout(2_000) });
@@ -157,5 +167,5 @@ export async function launch(
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  return { name, url, output: () => log, pid: child.pid!, exited, stop };
+  return { name, url, output, pid: child.pid!, exited, stop };
 }

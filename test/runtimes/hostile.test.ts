@@ -15,7 +15,7 @@ for (const name of ["node", "workerd"] as RuntimeName[]) {
   describe(`${name}: a short hostile mix`, () => {
     it("S1 V1 no 5xx, no crash, valid acts served, bounded memory, slow clients cut off, normal afterwards, SIGTERM exits", async () => {
       const server = await launch(name);
-      const report = await hostileMix(server, { seconds: 6, concurrency: 4, slow: 2 }).catch(async (error) => {
+      const report = await hostileMix(server, { seconds: 6, attackers: 4, slow: 2 }).catch(async (error) => {
         await server.stop();
         throw error;
       });

@@ -4,6 +4,9 @@
  * stand-in with Deno KV's value limit (the real Deno KV is exercised by the Deno wire
  * suite), and the Upstash REST store against a fake service on loopback.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -31,6 +34,23 @@ describe("SqlitePageStore (node:sqlite)", () => {
     const database = new DatabaseSync(":memory:");
     await new SqlitePageStore(database).put("x", html);
     expect(await new SqlitePageStore(database).get("x")).toBe(html);
+  });
+
+  it("puts a database file in write-ahead-log mode, synchronous NORMAL, and a page put is on disk for another connection", async () => {
+    const scratch = mkdtempSync(join(tmpdir(), "gpt-address-sqlite-"));
+    try {
+      const file = join(scratch, "pages.sqlite");
+      const database = new DatabaseSync(file);
+      await new SqlitePageStore(database).put("w1", html);
+      expect(database.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+      expect(database.prepare("PRAGMA synchronous").get()).toEqual({ synchronous: 1 }); // NORMAL
+      const other = new DatabaseSync(file, { readOnly: true });
+      expect(other.prepare("SELECT html FROM pages WHERE id = ?").get("w1")).toEqual({ html });
+      other.close();
+      database.close();
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it("treats ids as data, never SQL", async () => {

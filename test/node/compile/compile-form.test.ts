@@ -45,6 +45,8 @@ describe("V3 semantics of the generated validator", () => {
   it("counts lengths in code points, not UTF-16 units", () => {
     expect(modules.codePoints.validate("😀😀")).toBe(true); // 4 code units, 2 code points
     expect(modules.codePoints.validate("😀")).toBe(false); // control: 2 units, 1 code point
+    expect(modules.codePoints.validate("😀😀a")).toBe(false); // 5 units, over twice the limit: 3 code points
+    expect(modules.codePoints.validate("😀a")).toBe(true); // 3 units, 2 code points
     expect(modules.codePoints.validate("ab")).toBe(true);
     expect(modules.codePoints.validate("abc")).toBe(false);
   });
