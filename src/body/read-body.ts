@@ -3,6 +3,8 @@
  *
  * @module
  */
+
+import { PARSE_PADDING } from "../json/parse.ts";
 import { BodyReadError } from "./body-read-error.ts";
 import { ContentTooLargeError } from "./content-too-large-error.ts";
 import type { NodeMessage } from "./node-message.ts";
@@ -45,7 +47,9 @@ const DECIMAL = /^[0-9]+$/;
  * invalid framing and rejects the body (RFC 9112 §6.3). A valid one that disagrees with the
  * bytes that arrive rejects it too. Without `Content-Length`, bytes are counted as they arrive
  * and the stream is cancelled the moment the count passes the limit, so a rejected body never
- * holds more than `maxBytes` plus one chunk in memory. Exactly `maxBytes` bytes are accepted.
+ * holds more than `maxBytes` plus one chunk in memory. With a valid `Content-Length` and a
+ * byte stream (workerd, Deno), the bytes are read into one buffer of the declared size instead,
+ * never more than one byte past it (see `readDeclared`). Exactly `maxBytes` bytes are accepted.
  * A body that has not ended `deadlineMs` after the call is cancelled and rejected; none of its
  * bytes are returned (an incomplete message is no act, RFC 9112 §8).
  *
@@ -99,31 +103,26 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
     throw new BodyReadError("body-used", "the request body was already read or is locked");
   }
 
+  if (declared !== null) {
+    const byob = byobReader(body);
+    if (byob !== null) return readDeclared(byob, declared, deadlineMs);
+  }
+
   // A valid Content-Length at or below maxBytes is the tighter limit; more bytes than it
   // declared are wrong framing whatever maxBytes allows.
   const limit = declared ?? maxBytes;
   const reader = body.getReader();
   const bytes = new Collector(declared, limit);
-  // At the deadline the stream is cancelled, which settles a pending read at once (done), and
-  // the flag turns that end into a rejection. One timer per body, cleared however it ends.
-  let late: BodyReadError | null = null;
-  const timer =
-    deadlineMs > MAX_TIMER_MS
-      ? undefined
-      : setTimeout(() => {
-          late = new BodyReadError("body-deadline", `the body did not arrive within ${deadlineMs} ms`);
-          cancel(reader, late);
-        }, deadlineMs);
+  const deadline = new Deadline(reader, deadlineMs);
   try {
     for (;;) {
       let result: ReadableStreamReadResult<unknown>;
       try {
         result = await reader.read();
       } catch (cause) {
-        if (late !== null) throw late;
-        throw new BodyReadError("body-read", "the request body stream failed", { cause });
+        throw deadline.late ?? new BodyReadError("body-read", "the request body stream failed", { cause });
       }
-      if (late !== null) throw late;
+      if (deadline.late !== null) throw deadline.late;
       if (result.done) break;
       const chunk = result.value;
       // A tag check rather than instanceof: the stream may come from another realm.
@@ -139,10 +138,123 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
       }
     }
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
     reader.releaseLock();
   }
   return bytes.end();
+}
+
+/**
+ * A reader that reads into buffers of ours (a byte stream's BYOB reader), or null where the
+ * body is not a byte stream (`getReader({mode: "byob"})` throws a TypeError and leaves the
+ * stream unlocked). Request bodies from the network are byte streams on workerd and Deno; on
+ * Bun and edge-runtime they are not, and are read chunk by chunk.
+ * @see https://streams.spec.whatwg.org/#rs-get-reader
+ */
+function byobReader(body: ReadableStream<Uint8Array>): ReadableStreamBYOBReader | null {
+  try {
+    return body.getReader({ mode: "byob" });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * workerd's non-standard `ReadableStreamBYOBReader.readAtLeast(minBytes, view)`: one read that
+ * fills `view` with at least `minBytes` bytes (fewer only when the stream ends).
+ * @see https://developers.cloudflare.com/workers/runtime-apis/streams/readablestreambyobreader/
+ */
+interface ReadAtLeast {
+  readAtLeast(minBytes: number, view: Uint8Array): Promise<ReadableStreamReadResult<Uint8Array>>;
+}
+
+/**
+ * {@link readBody} of a body with a valid `Content-Length` of `declared` bytes (≤ `maxBytes`),
+ * read from a byte stream straight into one buffer of ours: `declared` bytes and
+ * {@link PARSE_PADDING} more. Each read asks for one byte more than the declared bytes still
+ * missing, so a longer body shows as one byte too many and is cancelled there (never more than
+ * `declared + 1` bytes are kept); a body that ends short is rejected once it ends; after the
+ * declared bytes, one more read must find the end. On workerd the declared bytes come in one
+ * `readAtLeast` call instead of one read per 4 KiB chunk the default reader yields. The first
+ * buffer is at most {@link FIRST_BUFFER} bytes, and grows to the declared size once it is full:
+ * a request that declares a large body and sends nothing holds no more than that. The zero
+ * bytes after the body let `parseJson` use the buffer without copying it.
+ */
+async function readDeclared(
+  reader: ReadableStreamBYOBReader,
+  declared: number,
+  deadlineMs: number,
+): Promise<Uint8Array> {
+  const atLeast = typeof (reader as Partial<ReadAtLeast>).readAtLeast === "function";
+  let buffer = new ArrayBuffer(Math.min(declared, FIRST_BUFFER) + PARSE_PADDING);
+  let received = 0;
+  const deadline = new Deadline(reader, deadlineMs);
+  try {
+    for (;;) {
+      let capacity = buffer.byteLength - PARSE_PADDING;
+      if (received === capacity && capacity < declared) {
+        const grown = new Uint8Array(declared + PARSE_PADDING);
+        grown.set(new Uint8Array(buffer, 0, received));
+        buffer = grown.buffer;
+        capacity = declared;
+      }
+      // Room for the declared bytes still missing and, once they fit, one more.
+      const end = capacity < declared ? capacity : declared + 1;
+      const view = new Uint8Array(buffer, received, end - received);
+      const missing = Math.min(declared, end) - received;
+      let result: ReadableStreamReadResult<Uint8Array>;
+      try {
+        result =
+          atLeast && missing > 0
+            ? await (reader as unknown as ReadAtLeast).readAtLeast(missing, view)
+            : await reader.read(view);
+      } catch (cause) {
+        throw deadline.late ?? new BodyReadError("body-read", "the request body stream failed", { cause });
+      }
+      if (deadline.late !== null) throw deadline.late;
+      const value = result.value;
+      // A closed stream gives back an empty view of the buffer; only a cancelled one gives none.
+      if (value === undefined) throw new BodyReadError("body-read", "the request body stream was cancelled");
+      buffer = value.buffer as ArrayBuffer;
+      received += value.byteLength;
+      if (received > declared) {
+        const error = mismatch(declared, received);
+        cancel(reader, error);
+        throw error;
+      }
+      if (result.done) break;
+    }
+  } finally {
+    deadline.clear();
+    reader.releaseLock();
+  }
+  if (received !== declared) throw mismatch(declared, received);
+  return new Uint8Array(buffer, 0, declared);
+}
+
+/**
+ * The deadline of one body: at `deadlineMs` the stream is cancelled, which settles a pending
+ * read at once (done, or rejected), and `late` turns that end into a rejection. One timer per
+ * body, cleared however it ends.
+ */
+class Deadline {
+  /** The rejection, once the deadline passed; null before. */
+  late: BodyReadError | null = null;
+  private readonly timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(reader: ReadableStreamDefaultReader<unknown> | ReadableStreamBYOBReader, deadlineMs: number) {
+    this.timer =
+      deadlineMs > MAX_TIMER_MS
+        ? undefined
+        : setTimeout(() => {
+            this.late = new BodyReadError("body-deadline", `the body did not arrive within ${deadlineMs} ms`);
+            cancel(reader, this.late);
+          }, deadlineMs);
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
 }
 
 /**
@@ -274,6 +386,12 @@ class Collector {
 /** The longest delay timers take (2³¹ − 1 ms, about 24.8 days); a longer deadline is none. */
 const MAX_TIMER_MS = 2_147_483_647;
 
+/**
+ * The largest buffer allocated for a body with `Content-Length` before its first bytes fill it,
+ * in bytes (64 KiB); the buffer then grows to the declared size at once.
+ */
+const FIRST_BUFFER = 65_536;
+
 /** The first size of the buffer a body of several chunks is copied into, in bytes. */
 const MIN_BUFFER = 16_384;
 
@@ -289,7 +407,7 @@ function mismatch(declared: number, received: number): BodyReadError {
  * not awaited: a source's cancel may never settle (edge-runtime's request bodies do not), and a
  * rejected body's answer must not wait for it.
  */
-function cancel(reader: ReadableStreamDefaultReader<unknown>, reason: Error): void {
+function cancel(reader: ReadableStreamDefaultReader<unknown> | ReadableStreamBYOBReader, reason: Error): void {
   reader.cancel(reason).catch(() => {
     // The source's own cancel failed; the body is rejected either way.
   });

@@ -520,9 +520,11 @@ export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknow
 /**
  * Zero bytes after the text in {@link padded}'s copy: more than the furthest any read looks
  * past a position inside the text (`\uD83D\uDE00` reads 11 bytes after its backslash, a
- * literal 4 after its first letter).
+ * literal 4 after its first letter). A caller that reads the text into a buffer of its own
+ * with this many zero bytes after it spares the copy (the body reader does).
  */
-const PAD = 16;
+export const PARSE_PADDING = 16;
+const PAD = PARSE_PADDING;
 
 /**
  * The buffer the text is copied into, kept from call to call up to {@link PADDED_KEPT} bytes.
@@ -545,6 +547,8 @@ const PADDED_KEPT = (1 << 20) + PAD;
  */
 function padded(bytes: Uint8Array): Uint8Array {
   const need = bytes.length + PAD;
+  const own = alreadyPadded(bytes, need);
+  if (own !== null) return own;
   let b = paddedBuffer;
   if (b.length < need) {
     b = new Uint8Array(Math.max(need, Math.min(b.length * 2, PADDED_KEPT)));
@@ -553,6 +557,22 @@ function padded(bytes: Uint8Array): Uint8Array {
   b.set(bytes);
   b.fill(0, bytes.length, need);
   return b;
+}
+
+/**
+ * `bytes` and the {@link PAD} bytes after it, as one view, when they are already what
+ * {@link padded} would copy: a plain `Uint8Array` (no `Buffer`, whose loads would make the
+ * parser's element loads polymorphic) over a fixed-length `ArrayBuffer`, followed inside it by
+ * {@link PAD} zero bytes. Else null.
+ */
+function alreadyPadded(bytes: Uint8Array, need: number): Uint8Array | null {
+  if (Object.getPrototypeOf(bytes) !== Uint8Array.prototype) return null;
+  const buffer = bytes.buffer;
+  if (!(buffer instanceof ArrayBuffer) || (buffer as { resizable?: boolean }).resizable === true) return null;
+  if (bytes.byteOffset + need > buffer.byteLength) return null;
+  const view = new Uint8Array(buffer, bytes.byteOffset, need);
+  for (let k = bytes.length; k < need; k++) if (view[k] !== 0) return null;
+  return view;
 }
 
 function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {

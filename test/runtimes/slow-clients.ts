@@ -112,6 +112,31 @@ export function slowClientSuite(name: RuntimeName, base: () => string): void {
       expect(whole.status, whole.received.slice(0, 200)).toBe(200);
     });
 
+    it("RFC 9112 §8 a Content-Length act cut off mid-body (half-close or reset) is never acted on; the same act whole is (control)", async () => {
+      const head = { delayMs: 0, bytes: postHead("/page", [`Content-Length: ${page.byteLength}`]) };
+      const cut = (ending: "half-close" | "destroy") =>
+        exchange(port(), [head, { delayMs: 20, bytes: page.subarray(0, half) }], ending, 10_000);
+      const [halfClosed, reset] = await Promise.all([
+        Promise.all(Array.from({ length: 3 }, () => cut("half-close"))),
+        Promise.all(Array.from({ length: 3 }, () => cut("destroy"))),
+      ]);
+      for (const seen of [...halfClosed, ...reset]) {
+        expect(seen.status, seen.received.slice(0, 120)).not.toBe(200);
+        expect(seen.status === null || seen.status < 500, `status ${seen.status}`).toBe(true);
+      }
+      const whole = await exchange(
+        port(),
+        [
+          { delayMs: 0, bytes: postHead("/page", [`Content-Length: ${page.byteLength}`, "Connection: close"]) },
+          { delayMs: 20, bytes: page.subarray(0, half) },
+          { delayMs: 20, bytes: page.subarray(half) },
+        ],
+        "wait",
+        10_000,
+      );
+      expect(whole.status, whole.received.slice(0, 200)).toBe(200);
+    });
+
     if (HEADER_TIMEOUT.has(name)) {
       it("S1 header fields at one byte per 500 ms are cut off by the server's header timeout; a complete head is answered (control)", async () => {
         const head = "GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n";

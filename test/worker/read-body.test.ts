@@ -3,6 +3,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { BodyReadError, ContentTooLargeError, readBody } from "../../src/body/index.ts";
+import { byteStreamSuite } from "../byte-stream-bodies.ts";
 
 const MAX = 64;
 
@@ -332,3 +333,5 @@ describe("readBody: the deadline for the whole body (slow and vanished clients)"
     expect((await readBody(post(stream), { maxBytes: MAX, deadlineMs: Number.POSITIVE_INFINITY })).byteLength).toBe(3);
   });
 });
+
+byteStreamSuite("workerd", { readAtLeast: true });

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { JsonSyntaxError, type JsonSyntaxErrorCode } from "../../../src/json/json-syntax-error.ts";
-import { DEFAULT_MAX_DEPTH, parseJson } from "../../../src/json/parse.ts";
+import { DEFAULT_MAX_DEPTH, PARSE_PADDING, parseJson } from "../../../src/json/parse.ts";
 import { sameJson, specialNames } from "./json-arbitraries.ts";
 
 /** A text given as a string (UTF-8 encoded) or as raw bytes (hex pairs after `0x`). */
@@ -702,6 +702,30 @@ describe("state kept between calls (the element stack, the name cache)", () => {
     expect(parseJson(Buffer.from(literals))).toEqual([true, false, null]);
     expect(parseJson(bytesOf('["\\uD83D\\uDE00"]'))).toEqual(["\u{1F600}"]);
     expect(rejection(bytesOf('["\\uD83D\\uDE0')).code).toBe("unexpected-end");
+  });
+
+  test("a text with PARSE_PADDING zero bytes after it in its buffer is read in place: the same values and rejections, the buffer unchanged (V2)", () => {
+    // How the body reader hands over a body with Content-Length: the text, then zeros.
+    const inPlace = (text: Uint8Array, after: readonly number[] = new Array(PARSE_PADDING).fill(0)) => {
+      const buffer = new Uint8Array(3 + text.length + after.length);
+      buffer.set(text, 3);
+      buffer.set(after, 3 + text.length);
+      return buffer.subarray(3, 3 + text.length);
+    };
+    const text = bytesOf(`{"a":[1,2.5,true,null],"b":"${"é".repeat(20)}\\u00e9","c":{}}`);
+    const expected = JSON.parse(new TextDecoder().decode(text));
+    for (const after of [new Array(PARSE_PADDING).fill(0), new Array(PARSE_PADDING - 1).fill(0), [0x5d, 0x7d, 0x22]]) {
+      const view = inPlace(text, after);
+      const before = Array.from(new Uint8Array(view.buffer));
+      expect(sameJson(parseJson(view), expected)).toBe(true);
+      expect(Array.from(new Uint8Array(view.buffer))).toEqual(before);
+      for (const cut of [1, 5, 6, 12, 30, text.length - 1]) {
+        expect(rejection(inPlace(text.subarray(0, cut), after)).code).toBe("unexpected-end");
+      }
+    }
+    expect(rejection(inPlace(bytesOf('["\\uD83D\\uDE0'))).code).toBe("unexpected-end");
+    expect(rejection(inPlace(bytesOf("[1]x"))).code).toBe("trailing-bytes");
+    expect(parseJson(inPlace(bytesOf("[true]")))).toEqual([true]);
   });
 
   test("no element of a parsed value is kept alive by the parser after the call (in a fresh process)", () => {
