@@ -17,7 +17,8 @@ import type { ActLogCode, ActLogEntry } from "../address/act-log.ts";
 import { type Refused as Admission, admitPin, admitRate, emitLog } from "../address/admission.ts";
 import type { RateLimit } from "../address/rate-limit.ts";
 import type { Rejection, RejectionCode } from "../address/rejection.ts";
-import { DEFAULT_MAX_BYTES, parseAct, receiveAct, verificationLimits } from "../address/verification.ts";
+import { DEFAULT_MAX_BYTES, discardAct, parseAct, receiveAct, verificationLimits } from "../address/verification.ts";
+import { type NodeMessage, nodeMessageOf } from "../body/node-message.ts";
 import {
   errorText,
   HEADER_MISMATCH,
@@ -273,31 +274,31 @@ export function mcp<E extends Env = Env>(
     });
   }
 
-  async function post(c: Context<E>, origin: string | null): Promise<Response> {
+  async function post(c: Context<E>, origin: string | null, incoming: NodeMessage | undefined): Promise<Response> {
     const started = Date.now();
     const request = c.req.raw;
     // Every message is an arrival at the endpoint, counted before its body is read.
     const limited = await admitRate(c, "arrival", rateLimit, endpointName);
     if (limited !== null) {
-      void request.body?.cancel().catch(() => {});
+      discardAct(request, incoming);
       log(c, started, endpointName, limited.status, limited.code, null);
       return admission(limited, null, origin);
     }
     if (!isJsonMediaType(request.headers.get("content-type"))) {
-      void request.body?.cancel().catch(() => {});
+      discardAct(request, incoming);
       return refused(
         { status: 415, id: null, error: { code: INVALID_REQUEST, message: "Content-Type must be application/json" } },
         origin,
       );
     }
     if (!acceptsJson(request.headers.get("accept"))) {
-      void request.body?.cancel().catch(() => {});
+      discardAct(request, incoming);
       return refused(
         { status: 406, id: null, error: { code: INVALID_REQUEST, message: "Accept must include application/json" } },
         origin,
       );
     }
-    const received = await receiveAct(request, { maxBytes, bodyDeadlineMs: options.bodyDeadlineMs });
+    const received = await receiveAct(request, { maxBytes, bodyDeadlineMs: options.bodyDeadlineMs }, incoming);
     if (!received.ok) {
       reject(request, received.code, received.reason);
       log(c, started, endpointName, received.code === "content-too-large" ? 413 : 400, received.code, null);
@@ -441,9 +442,11 @@ export function mcp<E extends Env = Env>(
 
   return async function mcpEndpoint(c: Context<E>): Promise<Response> {
     const request = c.req.raw;
+    // On Node (@hono/node-server), the body is read from the message itself, as by `address()`.
+    const incoming = nodeMessageOf(request, c.env);
     const host = request.headers.get("host") ?? hostOf(request.url);
     if (hosts !== null && (host === null || !hosts.has(hostName(host)))) {
-      void request.body?.cancel().catch(() => {});
+      discardAct(request, incoming);
       return refused(
         { status: 403, id: null, error: { code: INVALID_REQUEST, message: "Forbidden: Host not allowed" } },
         null,
@@ -451,7 +454,7 @@ export function mcp<E extends Env = Env>(
     }
     const origin = checkOrigin(request, host);
     if (origin === false) {
-      void request.body?.cancel().catch(() => {});
+      discardAct(request, incoming);
       return refused(
         { status: 403, id: null, error: { code: INVALID_REQUEST, message: "Forbidden: Origin not allowed" } },
         null,
@@ -460,7 +463,7 @@ export function mcp<E extends Env = Env>(
     switch (request.method) {
       case "POST":
         try {
-          return await post(c, origin);
+          return await post(c, origin, incoming);
         } catch (error) {
           // Only a fault inside a stage gets here (bad input is answered above): fail closed.
           console.error("gpt-address: the MCP endpoint threw", error);
