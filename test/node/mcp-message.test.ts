@@ -52,7 +52,10 @@ beforeAll(async () => {
     bodyDeadlineMs: 300,
     onReject: (rejection) => rejections.push(rejection),
     rateLimit: {
-      arrival: { limit: async () => (limited ? { allowed: false, retryAfterSeconds: 7 } : { allowed: true }) },
+      arrival: {
+        limit: async () =>
+          limited ? { allowed: false, retryAfterSeconds: 7 } : { allowed: true, retryAfterSeconds: 0 },
+      },
     },
   };
   const app = new Hono<{ Bindings: { incoming: unknown } }>();
