@@ -359,6 +359,11 @@ export function mcp<E extends Env = Env>(
     return json(200, "result" in answer ? resultText(id, answer.result) : errorText(id, answer.error), origin);
   }
 
+  /** The revision of `version` when `versions` (the versions one way of claiming may name) has it. */
+  function revisionIn(versions: readonly ProtocolVersion[], version: string): Revision<E> | undefined {
+    return (versions as readonly string[]).includes(version) ? byVersion.get(version as ProtocolVersion) : undefined;
+  }
+
   /** Step 7: the revision that governs a request, or why none does. */
   function governing(
     request: Request,
@@ -377,19 +382,9 @@ export function mcp<E extends Env = Env>(
         return { status: 400, id, error: { code: INVALID_PARAMS, message: "Invalid _meta envelope" } };
       }
       const version = meta[PROTOCOL_VERSION_META_KEY];
-      const revision = (MODERN_VERSIONS as readonly string[]).includes(version)
-        ? byVersion.get(version as ProtocolVersion)
-        : undefined;
+      const revision = revisionIn(MODERN_VERSIONS, version);
       if (revision === undefined) {
-        return {
-          status: 400,
-          id,
-          error: {
-            code: UNSUPPORTED_PROTOCOL_VERSION,
-            message: `Unsupported protocol version: ${version}`,
-            data: { supported: SUPPORTED_VERSIONS, requested: version },
-          },
-        };
+        return unsupported(id, UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version", version);
       }
       if (header !== version) return mismatch(id, "MCP-Protocol-Version");
       if (request.headers.get("mcp-method") !== method) return mismatch(id, "Mcp-Method");
@@ -423,21 +418,10 @@ export function mcp<E extends Env = Env>(
         error: { code: INVALID_PARAMS, message: `A ${header} request must carry the _meta envelope` },
       };
     }
-    const revision = (LEGACY_VERSIONS as readonly string[]).includes(header)
-      ? byVersion.get(header as ProtocolVersion)
-      : undefined;
-    if (revision === undefined) {
-      return {
-        status: 400,
-        id,
-        error: {
-          code: INVALID_REQUEST,
-          message: `Unsupported MCP-Protocol-Version: ${header}`,
-          data: { supported: SUPPORTED_VERSIONS, requested: header },
-        },
-      };
-    }
-    return revision;
+    return (
+      revisionIn(LEGACY_VERSIONS, header) ??
+      unsupported(id, INVALID_REQUEST, "Unsupported MCP-Protocol-Version", header)
+    );
   }
 
   return async function mcpEndpoint(c: Context<E>): Promise<Response> {
@@ -485,6 +469,18 @@ export function mcp<E extends Env = Env>(
         // No SSE stream (GET) and no session to end (DELETE): stateless (transports, Streamable HTTP).
         return new Response(null, { status: 405, headers: [["Allow", ALLOW], ...headers(origin, false)] });
     }
+  };
+}
+
+/**
+ * A version no revision speaks: 400 with the versions supported. The 2026-07-28 envelope's
+ * claim is refused with -32022, a legacy `MCP-Protocol-Version` header with -32600.
+ */
+function unsupported(id: RequestId, code: number, message: string, requested: string): Refused {
+  return {
+    status: 400,
+    id,
+    error: { code, message: `${message}: ${requested}`, data: { supported: SUPPORTED_VERSIONS, requested } },
   };
 }
 
