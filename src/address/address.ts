@@ -176,6 +176,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
   }
 
   function log(c: Context<E>, started: number, status: number, code: ActLogCode | null, bytes: number | null) {
+    if (onLog === undefined) return; // no hook: not even the fields are read
     const request = c.req.raw;
     emitLog(onLog, {
       started,
@@ -191,7 +192,8 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
 
   async function limitedArrival(c: Context<E>): Promise<Response> {
     const started = Date.now();
-    const refused = await admitRate(c, "arrival", rateLimit, form.name);
+    const limited = admitRate(c, "arrival", rateLimit, form.name);
+    const refused = limited === null ? null : await limited;
     if (refused === null) return arrival.answer(c.req.raw);
     log(c, started, refused.status, refused.code, null);
     return refuse(refused, false);
@@ -229,8 +231,8 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     const message = nodeMessageOf(request, c.env);
     try {
       // Limits and the pin come before the body: a refused act costs no read.
-      const refused =
-        (await admitRate(c, "act", rateLimit, form.name)) ?? admitPin(request.headers.get("if-match"), form);
+      const limited = admitRate(c, "act", rateLimit, form.name);
+      const refused = (limited === null ? null : await limited) ?? admitPin(request.headers.get("if-match"), form);
       if (refused !== null) {
         const unread = discardAct(request, message);
         log(c, started, refused.status, refused.code, null);

@@ -262,6 +262,7 @@ export function mcp<E extends Env = Env>(
     code: ActLogCode | null,
     bytes: number | null,
   ): void {
+    if (onLog === undefined) return; // no hook: not even the fields are read
     emitLog(onLog, {
       started,
       address,
@@ -278,7 +279,8 @@ export function mcp<E extends Env = Env>(
     const started = Date.now();
     const request = c.req.raw;
     // Every message is an arrival at the endpoint, counted before its body is read.
-    const limited = await admitRate(c, "arrival", rateLimit, endpointName);
+    const admitted = admitRate(c, "arrival", rateLimit, endpointName);
+    const limited = admitted === null ? null : await admitted;
     if (limited !== null) {
       discardAct(request, incoming);
       log(c, started, endpointName, limited.status, limited.code, null);
@@ -346,9 +348,9 @@ export function mcp<E extends Env = Env>(
       method === "tools/call" && typeof params?.name === "string" ? tools.byName.get(params.name) : undefined;
     const address = tool?.address.form.name;
     if (address !== undefined) {
+      const admitted = admitRate(c, "act", rateLimit, address);
       const refusal =
-        (await admitRate(c, "act", rateLimit, address)) ??
-        admitPin(request.headers.get("if-match"), tool!.address.form);
+        (admitted === null ? null : await admitted) ?? admitPin(request.headers.get("if-match"), tool!.address.form);
       if (refusal !== null) {
         log(c, started, address, refusal.status, refusal.code, received.value.byteLength);
         return admission(refusal, id, origin);
