@@ -119,6 +119,13 @@ interface Refused {
 const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
 
 const ALLOW = "POST, OPTIONS";
+/** The fields of an answer without a body, and of a JSON answer (nosniff: see `address()`). */
+const EMPTY_FIELDS: Readonly<Record<string, string>> = Object.freeze({ "Cache-Control": "no-store" });
+const JSON_FIELDS: Readonly<Record<string, string>> = Object.freeze({
+  "Cache-Control": "no-store",
+  "Content-Type": "application/json",
+  "X-Content-Type-Options": "nosniff",
+});
 const ALLOW_HEADERS =
   "Content-Type, Accept, Authorization, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID, GPT-Actor, If-Match";
 /** The depth of `arguments` inside a message: the message, then `params`. */
@@ -226,11 +233,14 @@ export function mcp<E extends Env = Env>(
     return host !== null && url.host.toLowerCase() === host.toLowerCase() ? origin : false;
   }
 
-  function headers(origin: string | null, contentType: boolean): [string, string][] {
-    const list: [string, string][] = [["Cache-Control", "no-store"]];
-    if (contentType) list.push(["Content-Type", "application/json"], ["X-Content-Type-Options", "nosniff"]);
-    if (origin !== null) list.push(["Access-Control-Allow-Origin", origin], ["Vary", "Origin"]);
-    return list;
+  /**
+   * An answer's fields, as a record: @hono/node-server writes a record straight to Node's
+   * response, where a list is first turned into an undici `Headers` per answer (as for
+   * `address()`, issue 16). Without an Origin the record is one frozen object for every answer.
+   */
+  function headers(origin: string | null, contentType: boolean): Readonly<Record<string, string>> {
+    if (origin === null) return contentType ? JSON_FIELDS : EMPTY_FIELDS;
+    return { ...(contentType ? JSON_FIELDS : EMPTY_FIELDS), "Access-Control-Allow-Origin": origin, Vary: "Origin" };
   }
 
   function json(status: number, text: string, origin: string | null): Response {
@@ -248,10 +258,14 @@ export function mcp<E extends Env = Env>(
       code: INVALID_REQUEST,
       message: limited ? "Too many requests" : "Precondition failed: the form changed",
     };
-    const list = headers(origin, true);
-    if (limited)
-      list.push(["Retry-After", String(refusal.retryAfterSeconds)], ["Access-Control-Expose-Headers", "Retry-After"]);
-    return new Response(errorText(id, error), { status: refusal.status, headers: list });
+    const fields = limited
+      ? {
+          ...headers(origin, true),
+          "Retry-After": String(refusal.retryAfterSeconds),
+          "Access-Control-Expose-Headers": "Retry-After",
+        }
+      : headers(origin, true);
+    return new Response(errorText(id, error), { status: refusal.status, headers: fields });
   }
 
   function log(
@@ -459,17 +473,17 @@ export function mcp<E extends Env = Env>(
       case "OPTIONS":
         return new Response(null, {
           status: 204,
-          headers: [
-            ["Allow", ALLOW],
-            ["Access-Control-Allow-Methods", ALLOW],
-            ["Access-Control-Allow-Headers", ALLOW_HEADERS],
-            ["Access-Control-Max-Age", "86400"],
+          headers: {
+            Allow: ALLOW,
+            "Access-Control-Allow-Methods": ALLOW,
+            "Access-Control-Allow-Headers": ALLOW_HEADERS,
+            "Access-Control-Max-Age": "86400",
             ...headers(origin, false),
-          ],
+          },
         });
       default:
         // No SSE stream (GET) and no session to end (DELETE): stateless (transports, Streamable HTTP).
-        return new Response(null, { status: 405, headers: [["Allow", ALLOW], ...headers(origin, false)] });
+        return new Response(null, { status: 405, headers: { Allow: ALLOW, ...headers(origin, false) } });
     }
   };
 }
