@@ -8,7 +8,10 @@
  * - B3: B2 plus an @cfworker/json-schema `Validator` built from the same `s` at start-up;
  * - the page address with a constant act (`address()`);
  * - on Node also the same address made to read `request.body` (as before issue 16), so that
- *   the gain of reading Node's message directly is measured in the same run.
+ *   the gain of reading Node's message directly is measured in the same run;
+ * - the MCP door on Node (section `mcp`): `tools/call` of the page tool carrying the same
+ *   bodies as `arguments`, against `rpc-b2` (the MCP analogue of B2: `await c.req.json()` and a
+ *   constant result) and against the same door reading `request.body`; 1 and 16 KiB.
  *
  * Goals: the address ≥ 0.85× B2 at 1 and 16 KiB on Node (≥ 0.9× on workerd); ≥ 5× B3 at 16 KiB
  * and ≥ 2.5× at 1 KiB on Node. Under attack: the address gets a mix in which every other
@@ -22,8 +25,9 @@
  * allowed (root), as in `serve.bench.ts`. Servers alternate in
  * each round (reversed every other round); a ratio is the median over rounds of the ratio of
  * runs made back to back. The table is printed and written as JSON under `bench/results/`.
- * `BENCH_POST_SECONDS` (default 3), `BENCH_POST_ROUNDS` (5), `BENCH_POST_RUNTIMES` (`node,workerd`),
- * `BENCH_SEED` (the attack's mutations).
+ * `BENCH_POST_PROFILE` (a directory: the servers named in `BENCH_POST_PROFILE_SERVERS`, default
+ * `address`, write `node --cpu-prof` profiles there), `BENCH_POST_SECONDS` (default 3), `BENCH_POST_ROUNDS` (5), `BENCH_POST_RUNTIMES` (the sections,
+ * `node,mcp,workerd`; `mcp` is the MCP door on Node), `BENCH_SEED` (the attack's mutations).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -50,12 +54,59 @@ import {
 const root = join(import.meta.dirname, "..");
 const seconds = Number(process.env.BENCH_POST_SECONDS ?? 3);
 const rounds = Number(process.env.BENCH_POST_ROUNDS ?? 5);
-const runtimes = (process.env.BENCH_POST_RUNTIMES ?? "node,workerd").split(",");
+const sections = (process.env.BENCH_POST_RUNTIMES ?? "node,mcp,workerd").split(",");
 const connections = 16;
 const sizes = ["1k", "16k", "256k"] as const;
-/** The servers of a runtime: on Node also the address reading `request.body` (before issue 16). */
-const serversOf = (runtime: string): PostServer[] =>
-  runtime === "node" ? ["b2", "b3", "address", "address-web"] : ["b2", "b3", "address"];
+type Size = (typeof sizes)[number];
+
+/** A set of servers measured together, in alternation, on one runtime. */
+interface Section {
+  readonly name: string;
+  readonly runtime: "node" | "workerd";
+  readonly servers: readonly PostServer[];
+  readonly sizes: readonly Size[];
+  /** The file of the valid body of a size. */
+  readonly valid: (files: Files, size: Size) => string;
+  /** Whether the address is also measured under attack. */
+  readonly attack: boolean;
+  /** Whether the answer to a valid body is right. */
+  readonly answered: (text: string) => boolean;
+}
+
+const ok = (text: string) => text === '{"ok":true}';
+/** A JSON-RPC `tools/call` answer whose `structuredContent` is `{ok: true}`. */
+const toolOk = (text: string) => {
+  const answer = JSON.parse(text) as { id?: unknown; result?: { structuredContent?: unknown; isError?: boolean } };
+  return answer.id === 1 && answer.result?.isError === false && ok(JSON.stringify(answer.result.structuredContent));
+};
+
+/** The sections by name: on Node also the address reading `request.body` (before issue 16). */
+function sectionOf(name: string): Section {
+  const valid = (files: Files, size: Size) => files[size].valid;
+  if (name === "node")
+    return {
+      name,
+      runtime: "node",
+      servers: ["b2", "b3", "address", "address-web"],
+      sizes,
+      valid,
+      attack: true,
+      answered: ok,
+    };
+  if (name === "workerd")
+    return { name, runtime: "workerd", servers: ["b2", "b3", "address"], sizes, valid, attack: true, answered: ok };
+  if (name === "mcp")
+    return {
+      name,
+      runtime: "node",
+      servers: ["mcp", "rpc-b2", "mcp-web"],
+      sizes: ["1k", "16k"],
+      valid: (files, size) => files[size].call,
+      attack: false,
+      answered: toolOk,
+    };
+  throw new Error(`BENCH_POST_RUNTIMES: unknown section ${name}`);
+}
 
 const median = (xs: readonly number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -76,12 +127,22 @@ async function benchForm(): Promise<string> {
   return join(cache, "generated/page.js");
 }
 
-/** Per size: the valid body's file, and the files of the attack mix (valid, bad, valid, bad, …). */
-function bodies(form: CompiledForm, scratch: string, seed: number): Record<string, { valid: string; mix: string[] }> {
-  const out: Record<string, { valid: string; mix: string[] }> = {};
+/**
+ * Per size: the valid body's file, the files of the attack mix (valid, bad, valid, bad, …), and
+ * a `tools/call` of the page tool carrying the valid body as its arguments.
+ */
+type Files = Record<Size, { valid: string; mix: string[]; call: string }>;
+
+function bodies(form: CompiledForm, scratch: string, seed: number): Files {
+  const out = {} as Files;
   for (const [k, size] of sizes.entries()) {
     const valid = join(root, `bench/corpus/valid-${size}.json`);
     const body = corpus(`valid-${size}.json`);
+    const call = join(scratch, `call-${size}.json`);
+    writeFileSync(
+      call,
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"page","arguments":${new TextDecoder().decode(body)}}}`,
+    );
     const rejected = mutations([body], 400, seed + k).filter((bytes) => {
       try {
         return !form.validate(parseJson(bytes, { maxDepth: form.maxDepth ?? 64 }));
@@ -95,7 +156,7 @@ function bodies(form: CompiledForm, scratch: string, seed: number): Record<strin
       writeFileSync(file, bytes);
       mix.push(valid, file);
     }
-    out[size] = { valid, mix };
+    out[size] = { valid, mix, call };
   }
   return out;
 }
@@ -110,8 +171,9 @@ interface Running {
 /** Starts the Node server of `kind` on core 0; resolves once it listens. */
 function startNode(kind: PostServer, module: string): Promise<Running> {
   const profile = process.env.BENCH_POST_PROFILE;
+  const profiled = (process.env.BENCH_POST_PROFILE_SERVERS ?? "address").split(",");
   const args = [
-    ...(profile !== undefined && kind === "address" ? ["--cpu-prof", "--cpu-prof-dir", profile] : []),
+    ...(profile !== undefined && profiled.includes(kind) ? ["--cpu-prof", "--cpu-prof-dir", profile] : []),
     join(import.meta.dirname, "post/node-server.ts"),
     kind,
     module,
@@ -162,13 +224,13 @@ export default postApp(${JSON.stringify(kind)}, form);`,
 
 interface SizeResult {
   /** Valid acts per second per round, by server; `attack`: the address under the mix. */
-  rates: Record<PostServer | "attack", number[]>;
+  rates: Partial<Record<PostServer | "attack", number[]>>;
   /** Server CPU time per answered request, µs, per round (empty where /proc is absent). */
-  cpu: Record<PostServer | "attack", number[]>;
+  cpu: Partial<Record<PostServer | "attack", number[]>>;
 }
 
-async function measure(runtime: string, module: string, files: ReturnType<typeof bodies>, scratch: string) {
-  const servers = serversOf(runtime);
+async function measure(section: Section, module: string, files: Files, scratch: string) {
+  const { runtime, servers } = section;
   const started = {} as Record<PostServer, Running>;
   for (const kind of servers)
     started[kind] = runtime === "node" ? await startNode(kind, module) : await startOnWorkerd(kind, module);
@@ -182,33 +244,42 @@ async function measure(runtime: string, module: string, files: ReturnType<typeof
       wrk: hasWrk,
       scratch,
     });
-  const results: Record<string, SizeResult> = {};
+  const results = {} as Record<Size, SizeResult>;
   try {
     for (const kind of servers) {
       const check = await fetch(started[kind].url, {
         method: "POST",
-        body: readFileSync(files["1k"]!.valid),
+        body: readFileSync(section.valid(files, "1k")),
         headers: { "content-type": "application/json" },
       });
       const text = await check.text();
-      if (check.status !== 200 || text !== '{"ok":true}')
-        throw new Error(`${runtime} ${kind}: ${check.status} ${text}`);
-      for (const size of sizes) await load(started[kind].url, [files[size]!.valid], 1); // warm-up
+      if (check.status !== 200 || !section.answered(text))
+        throw new Error(`${section.name} ${kind}: ${check.status} ${text}`);
+      for (const size of section.sizes) await load(started[kind].url, [section.valid(files, size)], 1); // warm-up
     }
-    await load(started.address.url, files["1k"]!.mix, 1);
-    const none = () => ({ b2: [], b3: [], address: [], "address-web": [], attack: [] });
-    for (const size of sizes) results[size] = { rates: none(), cpu: none() };
+    if (section.attack) await load(started.address.url, files["1k"].mix, 1);
+    const order: (PostServer | "attack")[] = [...servers, ...(section.attack ? (["attack"] as const) : [])];
+    for (const size of section.sizes) {
+      results[size] = { rates: {}, cpu: {} };
+      for (const what of order) {
+        results[size].rates[what] = [];
+        results[size].cpu[what] = [];
+      }
+    }
     for (let round = 0; round < rounds; round++) {
-      for (const size of sizes) {
-        const order: (PostServer | "attack")[] = [...servers, "attack"];
-        for (const what of round % 2 === 0 ? order : order.reverse()) {
+      for (const size of section.sizes) {
+        for (const what of round % 2 === 0 ? order : [...order].reverse()) {
           const server = started[what === "attack" ? "address" : what];
           const before = server.pids.length > 0 ? cpuSeconds(server.pids) : 0;
-          const run: LoadRun = await load(server.url, what === "attack" ? files[size]!.mix : [files[size]!.valid]);
+          const run: LoadRun = await load(
+            server.url,
+            what === "attack" ? files[size].mix : [section.valid(files, size)],
+          );
           if (server.pids.length > 0)
-            results[size]!.cpu[what].push(((cpuSeconds(server.pids) - before) / (run.rate * seconds)) * 1e6);
-          if (what !== "attack" && run.other > 0) throw new Error(`${runtime} ${what} ${size}: answers other than 200`);
-          results[size]!.rates[what].push(run.ok);
+            results[size].cpu[what]!.push(((cpuSeconds(server.pids) - before) / (run.rate * seconds)) * 1e6);
+          if (what !== "attack" && run.other > 0)
+            throw new Error(`${section.name} ${what} ${size}: answers other than 200`);
+          results[size].rates[what]!.push(run.ok);
         }
       }
     }
@@ -216,6 +287,76 @@ async function measure(runtime: string, module: string, files: ReturnType<typeof
     for (const kind of servers) await started[kind].stop();
   }
   return results;
+}
+
+const paired = (a: number[], b: number[], scale = 1) => a.map((x, r) => x / (b[r]! * scale));
+/** A ratio cell: the median of per-round ratios, its goal, and the range over rounds. */
+const cell = (xs: number[], goal: number | null) => {
+  if (xs.length === 0 || xs.some(Number.isNaN)) return "n/a";
+  const m = median(xs);
+  const verdict = goal === null ? "" : m >= goal ? ` (≥ ${goal} met)` : ` (≥ ${goal} NOT met)`;
+  return `${m.toFixed(2)}${verdict} [${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}]`;
+};
+
+/** The table rows of the address sections (B2, B3, the address, under attack). */
+function addressRows(runtime: string, results: Record<Size, SizeResult>): Record<string, unknown>[] {
+  return sizes.map((size) => {
+    const rates = results[size].rates as Record<PostServer | "attack", number[]>;
+    const cpu = results[size].cpu as Record<PostServer | "attack", number[]>;
+    const goalB2 = size === "256k" ? null : runtime === "node" ? 0.85 : 0.9;
+    const goalB3 = runtime !== "node" ? null : size === "16k" ? 5 : size === "1k" ? 2.5 : null;
+    const web = runtime === "node";
+    const hasCpu = cpu.address.length > 0;
+    return {
+      runtime,
+      body: size,
+      "acts/s B2 / B3 / address": [rates.b2, rates.b3, rates.address].map((x) => Math.round(median(x))).join(" / "),
+      "address ÷ B2": cell(paired(rates.address, rates.b2), goalB2),
+      "address ÷ B3": cell(paired(rates.address, rates.b3), goalB3),
+      "under attack ÷ valid-only": cell(paired(rates.attack, rates.address, 0.5), 0.9),
+      "÷ reading request.body": web ? cell(paired(rates.address, rates["address-web"]), null) : "n/a",
+      "CPU µs/act B2 / B3 / address": hasCpu
+        ? [cpu.b2, cpu.b3, cpu.address].map((x) => median(x).toFixed(0)).join(" / ")
+        : "n/a",
+      "by CPU ÷ B2": hasCpu ? cell(paired(cpu.b2, cpu.address), goalB2) : "n/a",
+      "by CPU ÷ B3": hasCpu ? cell(paired(cpu.b3, cpu.address), goalB3) : "n/a",
+      "by CPU attack ÷ valid-only": hasCpu ? cell(paired(cpu.address, cpu.attack), 0.9) : "n/a",
+      "by CPU ÷ reading request.body": hasCpu && web ? cell(paired(cpu["address-web"], cpu.address), null) : "n/a",
+      raw: { rates, cpu },
+    };
+  });
+}
+
+/** The table rows of the MCP section: `tools/call` against RPC-B2 and against reading `request.body`. */
+function mcpRows(section: Section, results: Record<Size, SizeResult>): Record<string, unknown>[] {
+  return section.sizes.map((size) => {
+    const rates = results[size].rates as Record<PostServer, number[]>;
+    const cpu = results[size].cpu as Record<PostServer, number[]>;
+    const hasCpu = cpu.mcp.length > 0;
+    return {
+      runtime: "node, MCP tools/call",
+      body: size,
+      "calls/s RPC-B2 / MCP / MCP reading request.body": [rates["rpc-b2"], rates.mcp, rates["mcp-web"]]
+        .map((x) => Math.round(median(x)))
+        .join(" / "),
+      "MCP ÷ RPC-B2": cell(paired(rates.mcp, rates["rpc-b2"]), null),
+      "÷ reading request.body": cell(paired(rates.mcp, rates["mcp-web"]), null),
+      "CPU µs/call RPC-B2 / MCP / MCP reading request.body": hasCpu
+        ? [cpu["rpc-b2"], cpu.mcp, cpu["mcp-web"]].map((x) => median(x).toFixed(0)).join(" / ")
+        : "n/a",
+      "by CPU ÷ RPC-B2": hasCpu ? cell(paired(cpu["rpc-b2"], cpu.mcp), null) : "n/a",
+      "by CPU ÷ reading request.body": hasCpu ? cell(paired(cpu["mcp-web"], cpu.mcp), null) : "n/a",
+      raw: { rates, cpu },
+    };
+  });
+}
+
+/** Prints rows as a Markdown table (every key but `raw`). */
+function print(rows: readonly Record<string, unknown>[]): void {
+  const head = Object.keys(rows[0]!).filter((key) => key !== "raw");
+  console.log(`| ${head.join(" | ")} |`);
+  console.log(`|${head.map((_, k) => (k < 2 ? " --- " : " ---: ")).join("|")}|`);
+  for (const row of rows) console.log(`| ${head.map((key) => String(row[key])).join(" | ")} |`);
 }
 
 export default async function postBench(): Promise<void> {
@@ -229,52 +370,28 @@ export default async function postBench(): Promise<void> {
     `POST /page, ${hasWrk ? "wrk" : "Node keep-alive loop"}, ${connections} connections, ${rounds} rounds × ${seconds} s per server and size, alternated; ${hasTaskset ? "server on core 0, load on core 1" : "unpinned"}${mayRaisePriority ? ", both at nice -15" : ""}; ${availableParallelism()} × ${cpu}; attack seed ${seed}\n`,
   );
   const table: Record<string, unknown>[] = [];
+  const mcpTable: Record<string, unknown>[] = [];
   try {
-    for (const runtime of runtimes) {
-      const results = await measure(runtime, module, files, scratch);
-      for (const size of sizes) {
-        const { rates, cpu } = results[size]!;
-        const paired = (a: number[], b: number[], scale = 1) => a.map((x, r) => x / (b[r]! * scale));
-        const goalB2 = size === "256k" ? null : runtime === "node" ? 0.85 : 0.9;
-        const goalB3 = runtime !== "node" ? null : size === "16k" ? 5 : size === "1k" ? 2.5 : null;
-        const web = runtime === "node";
-        /** A ratio cell: the median of per-round ratios, its goal, and the range over rounds. */
-        const cell = (xs: number[], goal: number | null) => {
-          if (xs.length === 0 || xs.some(Number.isNaN)) return "n/a";
-          const m = median(xs);
-          const verdict = goal === null ? "" : m >= goal ? ` (≥ ${goal} met)` : ` (≥ ${goal} NOT met)`;
-          return `${m.toFixed(2)}${verdict} [${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}]`;
-        };
-        const hasCpu = cpu.address.length > 0;
-        table.push({
-          runtime,
-          body: size,
-          "acts/s B2 / B3 / address": [rates.b2, rates.b3, rates.address].map((x) => Math.round(median(x))).join(" / "),
-          "address ÷ B2": cell(paired(rates.address, rates.b2), goalB2),
-          "address ÷ B3": cell(paired(rates.address, rates.b3), goalB3),
-          "under attack ÷ valid-only": cell(paired(rates.attack, rates.address, 0.5), 0.9),
-          "÷ reading request.body": web ? cell(paired(rates.address, rates["address-web"]), null) : "n/a",
-          "CPU µs/act B2 / B3 / address": hasCpu
-            ? [cpu.b2, cpu.b3, cpu.address].map((x) => median(x).toFixed(0)).join(" / ")
-            : "n/a",
-          "by CPU ÷ B2": hasCpu ? cell(paired(cpu.b2, cpu.address), goalB2) : "n/a",
-          "by CPU ÷ B3": hasCpu ? cell(paired(cpu.b3, cpu.address), goalB3) : "n/a",
-          "by CPU attack ÷ valid-only": hasCpu ? cell(paired(cpu.address, cpu.attack), 0.9) : "n/a",
-          "by CPU ÷ reading request.body": hasCpu && web ? cell(paired(cpu["address-web"], cpu.address), null) : "n/a",
-          raw: { rates, cpu },
-        });
-      }
+    for (const name of sections) {
+      const section = sectionOf(name);
+      const results = await measure(section, module, files, scratch);
+      if (name === "mcp") mcpTable.push(...mcpRows(section, results));
+      else table.push(...addressRows(section.runtime, results));
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  const head = Object.keys(table[0]!).filter((key) => key !== "raw");
-  console.log(`| ${head.join(" | ")} |`);
-  console.log(`|${head.map((_, k) => (k < 2 ? " --- " : " ---: ")).join("|")}|`);
-  for (const row of table) console.log(`| ${head.map((key) => String(row[key])).join(" | ")} |`);
-  console.log(
-    "\n(medians of per-round ratios; [min–max over rounds]; by CPU: the other's server CPU time per answered request ÷ the address's, from /proc; under attack, per answered request of the mix)",
-  );
+  if (table.length > 0) {
+    print(table);
+    console.log(
+      "\n(medians of per-round ratios; [min–max over rounds]; by CPU: the other's server CPU time per answered request ÷ the address's, from /proc; under attack, per answered request of the mix)",
+    );
+  }
+  if (mcpTable.length > 0) {
+    if (table.length > 0) console.log("");
+    print(mcpTable);
+    console.log("\n(as above; by CPU: the other's server CPU time per answered call ÷ the MCP door's)");
+  }
   const out = join(import.meta.dirname, "results");
   mkdirSync(out, { recursive: true });
   const file = join(out, `post-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
@@ -292,6 +409,7 @@ export default async function postBench(): Promise<void> {
         rounds,
         seed,
         rows: table,
+        mcp: mcpTable,
       },
       null,
       2,

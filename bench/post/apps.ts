@@ -8,9 +8,16 @@
  *   the same `s` when the app is created (short-circuit on), 204 for an invalid value;
  * - `address`: the page address, {@link address} with a constant act;
  * - `address-web` (Node only, for comparison): the same address made to read `request.body`, as
- *   it did before issue 16, by hiding @hono/node-server's bindings from it.
+ *   it did before issue 16, by hiding @hono/node-server's bindings from it;
+ * - `rpc-b2`, the MCP analogue of B2: a Hono route that does `await c.req.json()` on a JSON-RPC
+ *   message and answers a constant `tools/call` result (the one the MCP door sends), echoing
+ *   the message's `id`; no limit, no strictness, no validation;
+ * - `mcp`: the MCP door, {@link mcp} serving the page address with the same constant act as a
+ *   tool (`page`);
+ * - `mcp-web` (Node only): the same door made to read `request.body`, as `address-web`.
  *
- * Every app answers `{"ok":true}` with 200 to a valid act at `/page`.
+ * Every app answers a valid act at `/page` with 200: `{"ok":true}`, or for the JSON-RPC apps a
+ * `tools/call` result whose `structuredContent` is `{"ok":true}`.
  *
  * @module
  */
@@ -18,9 +25,17 @@ import { Validator } from "@cfworker/json-schema";
 import { Hono } from "hono";
 import { address } from "../../src/address/address.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
+import { mcp } from "../../src/mcp/mcp.ts";
 
 /** The kinds of server the POST bench compares. */
-export type PostServer = "b2" | "b3" | "address" | "address-web";
+export type PostServer = "b2" | "b3" | "address" | "address-web" | "rpc-b2" | "mcp" | "mcp-web";
+
+/** The constant `tools/call` result of `rpc-b2`: the members the MCP door answers `{ok: true}` with. */
+const TOOL_RESULT = {
+  content: [{ type: "text", text: '{"ok":true}' }],
+  structuredContent: { ok: true },
+  isError: false,
+};
 
 /** The app of one kind for `form`. */
 export function postApp(kind: PostServer, form: CompiledForm): Hono {
@@ -38,15 +53,25 @@ export function postApp(kind: PostServer, form: CompiledForm): Hono {
       if (!validator.validate(value).valid) return c.body(null, 204);
       return c.json({ ok: true });
     });
+  } else if (kind === "rpc-b2") {
+    app.post("/page", async (c) => {
+      const message = (await c.req.json()) as { id?: unknown };
+      return c.json({ jsonrpc: "2.0", id: message.id, result: TOOL_RESULT });
+    });
+  } else if (kind === "mcp" || kind === "mcp-web") {
+    if (kind === "mcp-web") hideNodeBindings(app);
+    app.all("/page", mcp([{ form, act: () => ({ ok: true }) }]));
   } else {
-    if (kind === "address-web") {
-      app.use(async (c, next) => {
-        // Without `c.env.incoming`, the address reads the body through Node's web Request.
-        c.env = {};
-        await next();
-      });
-    }
+    if (kind === "address-web") hideNodeBindings(app);
     app.route("/page", address({ form, act: () => ({ ok: true }) }));
   }
   return app;
+}
+
+/** Hides @hono/node-server's bindings: without `c.env.incoming` a door reads `request.body`. */
+function hideNodeBindings(app: Hono): void {
+  app.use(async (c, next) => {
+    c.env = {};
+    await next();
+  });
 }

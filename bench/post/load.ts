@@ -53,35 +53,81 @@ function done(summary, latency, requests)
 end
 `;
 
-/** The Node fallback: the same, from one Node process (argv: url seconds connections files…). */
+/**
+ * The Node fallback: the same, from one Node process (argv: url seconds connections files…),
+ * over raw keep-alive sockets: each request is written as bytes prepared once, and each answer
+ * is only framed (status line, `Content-Length` or chunked, `Connection: close`), so that the
+ * load costs less per request (at 1 KiB against B2, one run: 28 µs of CPU per request
+ * against 36 µs with `node:http` as the client, about what the server itself spends). One request in flight
+ * per connection, as with wrk; a connection the server closes is opened again.
+ */
 const nodeScript = `
-const http = require("node:http");
+const net = require("node:net");
 const fs = require("node:fs");
 const [url, seconds, connections, ...files] = process.argv.slice(1);
-const bodies = files.map((file) => fs.readFileSync(file));
-const agent = new http.Agent({ keepAlive: true, maxSockets: Number(connections) });
 const target = new URL(url);
+const port = Number(target.port);
+const head = (n) => "POST " + target.pathname + " HTTP/1.1\\r\\nHost: " + target.host +
+  "\\r\\nContent-Type: application/json\\r\\nContent-Length: " + n + "\\r\\n\\r\\n";
+const requests = files.map((file) => { const body = fs.readFileSync(file); return Buffer.concat([Buffer.from(head(body.length), "latin1"), body]); });
 const end = Date.now() + Number(seconds) * 1000;
 let ok = 0, other = 0;
+const CRLF2 = Buffer.from("\\r\\n\\r\\n");
+/** The length of the first whole answer in buf, its status and whether it closes; null when incomplete. */
+function frame(buf) {
+  const headEnd = buf.indexOf(CRLF2);
+  if (headEnd === -1) return null;
+  const text = buf.toString("latin1", 0, headEnd);
+  const status = Number(text.slice(9, 12));
+  const close = /\\r\\nconnection: *close/i.test(text);
+  let at = headEnd + 4;
+  if (status === 204 || status === 304) return { length: at, status, close };
+  const length = /\\r\\ncontent-length: *(\\d+)/i.exec(text);
+  if (length) { at += Number(length[1]); return buf.length >= at ? { length: at, status, close } : null; }
+  if (!/\\r\\ntransfer-encoding: *chunked/i.test(text)) return { length: at, status, close: true };
+  for (;;) {
+    const line = buf.indexOf("\\r\\n", at, "latin1");
+    if (line === -1) return null;
+    const size = parseInt(buf.toString("latin1", at, line), 16);
+    at = line + 2 + size + 2;
+    if (buf.length < at) return null;
+    if (size === 0) return { length: at, status, close };
+  }
+}
 const loop = (k) => new Promise((resolve) => {
   let n = k;
-  const next = () => {
+  const open = () => {
     if (Date.now() >= end) return resolve();
-    const body = bodies[n++ % bodies.length];
-    const req = http.request({ agent, host: target.hostname, port: target.port, path: target.pathname, method: "POST",
-      headers: { "content-type": "application/json", "content-length": body.length } }, (res) => {
-      res.resume();
-      res.on("end", () => { if (res.statusCode === 200) ok++; else other++; next(); });
+    const socket = net.connect(port, target.hostname);
+    socket.setNoDelay(true);
+    let buf = null;
+    let waiting = false;
+    const send = () => {
+      if (Date.now() >= end) { socket.destroy(); return resolve(); }
+      waiting = true;
+      socket.write(requests[n++ % requests.length]);
+    };
+    socket.on("connect", send);
+    socket.on("data", (chunk) => {
+      buf = buf === null ? chunk : Buffer.concat([buf, chunk]);
+      while (buf !== null) {
+        const answer = frame(buf);
+        if (answer === null) return;
+        waiting = false;
+        if (answer.status === 200) ok++; else other++;
+        buf = buf.length === answer.length ? null : buf.subarray(answer.length);
+        if (answer.close) { socket.destroy(); return open(); }
+        send();
+      }
     });
-    req.on("error", () => { other++; next(); });
-    req.end(body);
+    socket.on("error", () => {});
+    socket.on("close", () => { if (waiting) { waiting = false; other++; open(); } });
   };
-  next();
+  open();
 });
 const start = Date.now();
 Promise.all(Array.from({ length: Number(connections) }, (_, k) => loop(k))).then(() => {
   console.log("ok: " + ok + "\\nother: " + other + "\\nseconds: " + (Date.now() - start) / 1000);
-  agent.destroy();
 });`;
 
 /**

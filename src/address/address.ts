@@ -6,7 +6,7 @@
 
 import type { Context, Env } from "hono";
 import { Hono } from "hono";
-import { nodeMessageOf } from "../body/node-message.ts";
+import { type NodeMessage, nodeMessageOf } from "../body/node-message.ts";
 import { encodeConsequence } from "./act.ts";
 import type { ActLogCode, ActLogEntry } from "./act-log.ts";
 import { admitPin, admitRate, emitLog, type Refused } from "./admission.ts";
@@ -14,7 +14,7 @@ import { type HeaderList, prepareArrival } from "./arrival.ts";
 import type { CompiledForm } from "./form.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { problemStatus, type Rejection, type RejectionCode } from "./rejection.ts";
-import { receiveAct, verificationLimits, verifyBytes } from "./verification.ts";
+import { discardAct, receiveAct, verificationLimits, verifyBytes } from "./verification.ts";
 
 export { DEFAULT_CACHE_CONTROL } from "./arrival.ts";
 export { DEFAULT_MAX_BYTES } from "./verification.ts";
@@ -183,6 +183,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
   }
 
   function log(c: Context<E>, started: number, status: number, code: ActLogCode | null, bytes: number | null) {
+    if (onLog === undefined) return; // no hook: not even the fields are read
     const request = c.req.raw;
     emitLog(onLog, {
       started,
@@ -198,7 +199,8 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
 
   async function limitedArrival(c: Context<E>): Promise<Response> {
     const started = Date.now();
-    const refused = await admitRate(c, "arrival", rateLimit, form.name);
+    const limited = admitRate(c, "arrival", rateLimit, form.name);
+    const refused = limited === null ? null : await limited;
     if (refused === null) return arrival.answer(c.req.raw);
     log(c, started, refused.status, refused.code, null);
     return refuse(refused, false);
@@ -232,16 +234,18 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
   async function perform(c: Context<E>): Promise<Response> {
     const started = Date.now();
     const request = c.req.raw;
+    // On Node (@hono/node-server), the body is read from the message itself (issue 16).
+    const message = nodeMessageOf(request, c.env);
     try {
       // Limits and the pin come before the body: a refused act costs no read.
-      const refused =
-        (await admitRate(c, "act", rateLimit, form.name)) ?? admitPin(request.headers.get("if-match"), form);
+      const limited = admitRate(c, "act", rateLimit, form.name);
+      const refused = (limited === null ? null : await limited) ?? admitPin(request.headers.get("if-match"), form);
       if (refused !== null) {
-        void request.body?.cancel().catch(() => {}); // not awaited: see readBody
+        const unread = discardAct(request, message);
         log(c, started, refused.status, refused.code, null);
-        return refuse(refused, request.body !== null);
+        return refuse(refused, unread);
       }
-      return await verify(c, started);
+      return await verify(c, started, message);
     } catch (error) {
       // Only an unexpected exception gets here: every rejection returned 204 already. Failing
       // with 500 keeps an unchecked body from reaching the act (V4).
@@ -250,10 +254,9 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     }
   }
 
-  async function verify(c: Context<E>, started: number): Promise<Response> {
+  async function verify(c: Context<E>, started: number, message: NodeMessage | undefined): Promise<Response> {
     const request = c.req.raw;
-    // On Node (@hono/node-server), the body is read from the message itself (issue 16).
-    const received = await receiveAct(request, limits, nodeMessageOf(request, c.env));
+    const received = await receiveAct(request, limits, message);
     if (!received.ok) {
       log(c, started, development ? problemStatus(received.code).status : 204, received.code, null);
       return reject(request, received.code, received.reason, true);

@@ -19,19 +19,31 @@ export type Refused =
 /**
  * Counts the request against the client's limit for `kind`, if the address has one.
  *
- * @returns `null` when the request may go on, else the 429 to answer. A limiter that throws is
- *   logged with `console.error` and lets the request through.
+ * @returns `null` at once when there is no limiter for `kind` (so that a door without limits
+ *   does not wait a turn of the event loop for nothing), else a promise of `null` when the
+ *   request may go on, or of the 429 to answer. A limiter that throws is logged with
+ *   `console.error` and lets the request through.
  */
-export async function admitRate<E extends Env>(
+export function admitRate<E extends Env>(
   c: Context<E>,
   kind: "arrival" | "act",
   rateLimit: RateLimit<E> | undefined,
   name: string,
-): Promise<Refused | null> {
+): Promise<Refused | null> | null {
   const limiter = rateLimit?.[kind];
   if (limiter === undefined) return null;
+  return limit(c, kind, rateLimit!, name);
+}
+
+async function limit<E extends Env>(
+  c: Context<E>,
+  kind: "arrival" | "act",
+  rateLimit: RateLimit<E>,
+  name: string,
+): Promise<Refused | null> {
+  const limiter = rateLimit[kind]!;
   try {
-    const outcome = await limiter.limit(rateLimitKey(c, rateLimit!), c);
+    const outcome = await limiter.limit(rateLimitKey(c, rateLimit), c);
     if (outcome.allowed) return null;
     const retryAfterSeconds = Math.max(0, Math.ceil(outcome.retryAfterSeconds));
     return { status: 429, code: "rate-limited", retryAfterSeconds };

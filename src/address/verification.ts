@@ -129,18 +129,14 @@ export async function receiveAct(
   limits: Pick<VerificationLimits, "maxBytes"> & { readonly bodyDeadlineMs?: number },
   message?: NodeMessage,
 ): Promise<Verification<Uint8Array>> {
-  // Unread, a Node message is drained (a bounded rest) by the server after the answer.
-  const discard = () => {
-    if (message === undefined) void request.body?.cancel().catch(() => {}); // not awaited: see readBody
-  };
   const coding = request.headers.get("content-encoding");
   if (!onlyCodings(coding, "identity")) {
-    discard();
+    discardAct(request, message);
     return refuse("content-encoding", `Content-Encoding ${JSON.stringify(coding)}`);
   }
   const transfer = request.headers.get("transfer-encoding");
   if (!onlyCodings(transfer, "chunked")) {
-    discard();
+    discardAct(request, message);
     return refuse("transfer-encoding", `Transfer-Encoding ${JSON.stringify(transfer)}`);
   }
   try {
@@ -154,6 +150,30 @@ export async function receiveAct(
     }
     throw error;
   }
+}
+
+/**
+ * Gives up a body a door refuses before reading it (a rate limit, a pin, a media type): a web
+ * body is cancelled, not awaited (a source's cancel may never settle; see `readBody`); a Node
+ * message is left alone, since touching `request.body` would build the very stream the message
+ * path avoids, and @hono/node-server drains a bounded rest of an unread message after the
+ * answer and then closes the connection.
+ *
+ * @param request - the request whose body is not read.
+ * @param message - on Node, the unread message `request` was made from (`nodeMessageOf`).
+ * @returns whether the request carried a body (a web body, or a message framed with
+ *   `Content-Length` other than 0 or with `Transfer-Encoding`, RFC 9112 §6.3), for a door that
+ *   closes the connection when it leaves one unread.
+ */
+export function discardAct(request: Request, message?: NodeMessage): boolean {
+  if (message !== undefined) {
+    const length = request.headers.get("content-length");
+    return request.headers.has("transfer-encoding") || (length !== null && length !== "0");
+  }
+  const body = request.body;
+  if (body === null) return false;
+  if (!body.locked) void body.cancel().catch(() => {});
+  return true;
 }
 
 /**

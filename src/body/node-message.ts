@@ -44,9 +44,20 @@ export function nodeMessageOf(raw: Request, env: unknown): NodeMessage | undefin
     return undefined;
   if (message.readableDidRead !== false || message.readableFlowing !== null || message.readableEnded !== false)
     return undefined;
-  // The server's own request keeps its message as an own symbol-keyed property.
+  // The server's own request keeps its message as an own symbol-keyed property; the symbol,
+  // once found, is tried first (looking it up among the request's symbols cost about 1 % of a
+  // 1 KiB act).
+  const fields = raw as unknown as Record<symbol, unknown>;
+  if (incomingKey !== undefined && Object.hasOwn(raw, incomingKey) && fields[incomingKey] === incoming)
+    return message as NodeMessage;
   for (const key of Object.getOwnPropertySymbols(raw)) {
-    if ((raw as unknown as Record<symbol, unknown>)[key] === incoming) return message as NodeMessage;
+    if (fields[key] === incoming) {
+      incomingKey = key;
+      return message as NodeMessage;
+    }
   }
   return undefined;
 }
+
+/** The symbol under which @hono/node-server's requests were last found keeping their message. */
+let incomingKey: symbol | undefined;

@@ -17,7 +17,8 @@ import type { ActLogCode, ActLogEntry } from "../address/act-log.ts";
 import { type Refused as Admission, admitPin, admitRate, emitLog } from "../address/admission.ts";
 import type { RateLimit } from "../address/rate-limit.ts";
 import type { Rejection, RejectionCode } from "../address/rejection.ts";
-import { DEFAULT_MAX_BYTES, parseAct, receiveAct, verificationLimits } from "../address/verification.ts";
+import { DEFAULT_MAX_BYTES, discardAct, parseAct, receiveAct, verificationLimits } from "../address/verification.ts";
+import { type NodeMessage, nodeMessageOf } from "../body/node-message.ts";
 import {
   errorText,
   HEADER_MISMATCH,
@@ -118,6 +119,13 @@ interface Refused {
 const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
 
 const ALLOW = "POST, OPTIONS";
+/** The fields of an answer without a body, and of a JSON answer (nosniff: see `address()`). */
+const EMPTY_FIELDS: Readonly<Record<string, string>> = Object.freeze({ "Cache-Control": "no-store" });
+const JSON_FIELDS: Readonly<Record<string, string>> = Object.freeze({
+  "Cache-Control": "no-store",
+  "Content-Type": "application/json",
+  "X-Content-Type-Options": "nosniff",
+});
 const ALLOW_HEADERS =
   "Content-Type, Accept, Authorization, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID, GPT-Actor, If-Match";
 /** The depth of `arguments` inside a message: the message, then `params`. */
@@ -225,11 +233,14 @@ export function mcp<E extends Env = Env>(
     return host !== null && url.host.toLowerCase() === host.toLowerCase() ? origin : false;
   }
 
-  function headers(origin: string | null, contentType: boolean): [string, string][] {
-    const list: [string, string][] = [["Cache-Control", "no-store"]];
-    if (contentType) list.push(["Content-Type", "application/json"], ["X-Content-Type-Options", "nosniff"]);
-    if (origin !== null) list.push(["Access-Control-Allow-Origin", origin], ["Vary", "Origin"]);
-    return list;
+  /**
+   * An answer's fields, as a record: @hono/node-server writes a record straight to Node's
+   * response, where a list is first turned into an undici `Headers` per answer (as for
+   * `address()`, issue 16). Without an Origin the record is one frozen object for every answer.
+   */
+  function headers(origin: string | null, contentType: boolean): Readonly<Record<string, string>> {
+    if (origin === null) return contentType ? JSON_FIELDS : EMPTY_FIELDS;
+    return { ...(contentType ? JSON_FIELDS : EMPTY_FIELDS), "Access-Control-Allow-Origin": origin, Vary: "Origin" };
   }
 
   function json(status: number, text: string, origin: string | null): Response {
@@ -247,10 +258,14 @@ export function mcp<E extends Env = Env>(
       code: INVALID_REQUEST,
       message: limited ? "Too many requests" : "Precondition failed: the form changed",
     };
-    const list = headers(origin, true);
-    if (limited)
-      list.push(["Retry-After", String(refusal.retryAfterSeconds)], ["Access-Control-Expose-Headers", "Retry-After"]);
-    return new Response(errorText(id, error), { status: refusal.status, headers: list });
+    const fields = limited
+      ? {
+          ...headers(origin, true),
+          "Retry-After": String(refusal.retryAfterSeconds),
+          "Access-Control-Expose-Headers": "Retry-After",
+        }
+      : headers(origin, true);
+    return new Response(errorText(id, error), { status: refusal.status, headers: fields });
   }
 
   function log(
@@ -261,6 +276,7 @@ export function mcp<E extends Env = Env>(
     code: ActLogCode | null,
     bytes: number | null,
   ): void {
+    if (onLog === undefined) return; // no hook: not even the fields are read
     emitLog(onLog, {
       started,
       address,
@@ -273,31 +289,32 @@ export function mcp<E extends Env = Env>(
     });
   }
 
-  async function post(c: Context<E>, origin: string | null): Promise<Response> {
+  async function post(c: Context<E>, origin: string | null, incoming: NodeMessage | undefined): Promise<Response> {
     const started = Date.now();
     const request = c.req.raw;
     // Every message is an arrival at the endpoint, counted before its body is read.
-    const limited = await admitRate(c, "arrival", rateLimit, endpointName);
+    const admitted = admitRate(c, "arrival", rateLimit, endpointName);
+    const limited = admitted === null ? null : await admitted;
     if (limited !== null) {
-      void request.body?.cancel().catch(() => {});
+      discardAct(request, incoming);
       log(c, started, endpointName, limited.status, limited.code, null);
       return admission(limited, null, origin);
     }
     if (!isJsonMediaType(request.headers.get("content-type"))) {
-      void request.body?.cancel().catch(() => {});
+      discardAct(request, incoming);
       return refused(
         { status: 415, id: null, error: { code: INVALID_REQUEST, message: "Content-Type must be application/json" } },
         origin,
       );
     }
     if (!acceptsJson(request.headers.get("accept"))) {
-      void request.body?.cancel().catch(() => {});
+      discardAct(request, incoming);
       return refused(
         { status: 406, id: null, error: { code: INVALID_REQUEST, message: "Accept must include application/json" } },
         origin,
       );
     }
-    const received = await receiveAct(request, { maxBytes, bodyDeadlineMs: options.bodyDeadlineMs });
+    const received = await receiveAct(request, { maxBytes, bodyDeadlineMs: options.bodyDeadlineMs }, incoming);
     if (!received.ok) {
       reject(request, received.code, received.reason);
       log(c, started, endpointName, received.code === "content-too-large" ? 413 : 400, received.code, null);
@@ -345,9 +362,9 @@ export function mcp<E extends Env = Env>(
       method === "tools/call" && typeof params?.name === "string" ? tools.byName.get(params.name) : undefined;
     const address = tool?.address.form.name;
     if (address !== undefined) {
+      const admitted = admitRate(c, "act", rateLimit, address);
       const refusal =
-        (await admitRate(c, "act", rateLimit, address)) ??
-        admitPin(request.headers.get("if-match"), tool!.address.form);
+        (admitted === null ? null : await admitted) ?? admitPin(request.headers.get("if-match"), tool!.address.form);
       if (refusal !== null) {
         log(c, started, address, refusal.status, refusal.code, received.value.byteLength);
         return admission(refusal, id, origin);
@@ -356,6 +373,11 @@ export function mcp<E extends Env = Env>(
     const answer = await handler({ id, params, c }, endpoint);
     if (address !== undefined) log(c, started, address, 200, rejected.get(request) ?? null, received.value.byteLength);
     return json(200, "result" in answer ? resultText(id, answer.result) : errorText(id, answer.error), origin);
+  }
+
+  /** The revision of `version` when `versions` (the versions one way of claiming may name) has it. */
+  function revisionIn(versions: readonly ProtocolVersion[], version: string): Revision<E> | undefined {
+    return (versions as readonly string[]).includes(version) ? byVersion.get(version as ProtocolVersion) : undefined;
   }
 
   /** Step 7: the revision that governs a request, or why none does. */
@@ -376,19 +398,9 @@ export function mcp<E extends Env = Env>(
         return { status: 400, id, error: { code: INVALID_PARAMS, message: "Invalid _meta envelope" } };
       }
       const version = meta[PROTOCOL_VERSION_META_KEY];
-      const revision = (MODERN_VERSIONS as readonly string[]).includes(version)
-        ? byVersion.get(version as ProtocolVersion)
-        : undefined;
+      const revision = revisionIn(MODERN_VERSIONS, version);
       if (revision === undefined) {
-        return {
-          status: 400,
-          id,
-          error: {
-            code: UNSUPPORTED_PROTOCOL_VERSION,
-            message: `Unsupported protocol version: ${version}`,
-            data: { supported: SUPPORTED_VERSIONS, requested: version },
-          },
-        };
+        return unsupported(id, UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version", version);
       }
       if (header !== version) return mismatch(id, "MCP-Protocol-Version");
       if (request.headers.get("mcp-method") !== method) return mismatch(id, "Mcp-Method");
@@ -422,28 +434,19 @@ export function mcp<E extends Env = Env>(
         error: { code: INVALID_PARAMS, message: `A ${header} request must carry the _meta envelope` },
       };
     }
-    const revision = (LEGACY_VERSIONS as readonly string[]).includes(header)
-      ? byVersion.get(header as ProtocolVersion)
-      : undefined;
-    if (revision === undefined) {
-      return {
-        status: 400,
-        id,
-        error: {
-          code: INVALID_REQUEST,
-          message: `Unsupported MCP-Protocol-Version: ${header}`,
-          data: { supported: SUPPORTED_VERSIONS, requested: header },
-        },
-      };
-    }
-    return revision;
+    return (
+      revisionIn(LEGACY_VERSIONS, header) ??
+      unsupported(id, INVALID_REQUEST, "Unsupported MCP-Protocol-Version", header)
+    );
   }
 
   return async function mcpEndpoint(c: Context<E>): Promise<Response> {
     const request = c.req.raw;
+    // On Node (@hono/node-server), the body is read from the message itself, as by `address()`.
+    const incoming = nodeMessageOf(request, c.env);
     const host = request.headers.get("host") ?? hostOf(request.url);
     if (hosts !== null && (host === null || !hosts.has(hostName(host)))) {
-      void request.body?.cancel().catch(() => {});
+      discardAct(request, incoming);
       return refused(
         { status: 403, id: null, error: { code: INVALID_REQUEST, message: "Forbidden: Host not allowed" } },
         null,
@@ -451,7 +454,7 @@ export function mcp<E extends Env = Env>(
     }
     const origin = checkOrigin(request, host);
     if (origin === false) {
-      void request.body?.cancel().catch(() => {});
+      discardAct(request, incoming);
       return refused(
         { status: 403, id: null, error: { code: INVALID_REQUEST, message: "Forbidden: Origin not allowed" } },
         null,
@@ -460,7 +463,7 @@ export function mcp<E extends Env = Env>(
     switch (request.method) {
       case "POST":
         try {
-          return await post(c, origin);
+          return await post(c, origin, incoming);
         } catch (error) {
           // Only a fault inside a stage gets here (bad input is answered above): fail closed.
           console.error("gpt-address: the MCP endpoint threw", error);
@@ -470,18 +473,30 @@ export function mcp<E extends Env = Env>(
       case "OPTIONS":
         return new Response(null, {
           status: 204,
-          headers: [
-            ["Allow", ALLOW],
-            ["Access-Control-Allow-Methods", ALLOW],
-            ["Access-Control-Allow-Headers", ALLOW_HEADERS],
-            ["Access-Control-Max-Age", "86400"],
+          headers: {
+            Allow: ALLOW,
+            "Access-Control-Allow-Methods": ALLOW,
+            "Access-Control-Allow-Headers": ALLOW_HEADERS,
+            "Access-Control-Max-Age": "86400",
             ...headers(origin, false),
-          ],
+          },
         });
       default:
         // No SSE stream (GET) and no session to end (DELETE): stateless (transports, Streamable HTTP).
-        return new Response(null, { status: 405, headers: [["Allow", ALLOW], ...headers(origin, false)] });
+        return new Response(null, { status: 405, headers: { Allow: ALLOW, ...headers(origin, false) } });
     }
+  };
+}
+
+/**
+ * A version no revision speaks: 400 with the versions supported. The 2026-07-28 envelope's
+ * claim is refused with -32022, a legacy `MCP-Protocol-Version` header with -32600.
+ */
+function unsupported(id: RequestId, code: number, message: string, requested: string): Refused {
+  return {
+    status: 400,
+    id,
+    error: { code, message: `${message}: ${requested}`, data: { supported: SUPPORTED_VERSIONS, requested } },
   };
 }
 
