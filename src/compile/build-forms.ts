@@ -51,8 +51,8 @@ export class FormFileError extends Error {
   /** What is wrong, in words. */
   readonly rule: string;
 
-  constructor(file: string, pointer: string, rule: string) {
-    super(`${file}#${pointer}: ${rule}`);
+  constructor(file: string, pointer: string, rule: string, options?: ErrorOptions) {
+    super(`${file}#${pointer}: ${rule}`, options);
     this.file = file;
     this.pointer = pointer;
     this.rule = rule;
@@ -93,9 +93,16 @@ export async function buildForms(options: BuildFormsOptions): Promise<BuiltForm[
   const files = (await readdir(formsDir)).filter((file) => file.endsWith(".json")).sort();
   const outputs: { built: BuiltForm; files: Record<string, string> }[] = [];
   for (const file of files) {
-    const output = await buildForm(join(formsDir, file), options.root, outDir, options.typesFrom ?? "gpt-address");
-    if (options.onLint !== undefined) await lintBuilt(join(formsDir, file), output.built.file, options.onLint);
-    outputs.push(output);
+    const path = join(formsDir, file);
+    try {
+      const output = await buildForm(path, options.root, outDir, options.typesFrom ?? "gpt-address");
+      if (options.onLint !== undefined) await lintBuilt(path, output.built.file, options.onLint);
+      outputs.push(output);
+    } catch (error) {
+      if (error instanceof FormFileError) throw error;
+      // A fault of the build itself (a bug, a form beyond what it can hold) still names the form.
+      throw new FormFileError(relative(options.root, path), "", `internal error: ${String(error)}`, { cause: error });
+    }
   }
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });

@@ -166,7 +166,7 @@ function findRecursiveRefs(schema: unknown, document: FormDocument): Map<string,
       }
       if (seen.has(node)) continue;
       seen.add(node);
-      stack.push(...(edges.get(node) ?? []));
+      for (const edge of edges.get(node) ?? []) stack.push(edge);
     }
   }
   return recursive;

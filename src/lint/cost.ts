@@ -53,11 +53,11 @@ export function costBound(document: FormDocument, maxBytes = defaultMaxBytes): C
     if (seen.includes(at)) return [];
     const out = [at];
     const next = [...seen, at];
-    if (Object.hasOwn(node, "$ref")) out.push(...applied(document.refTarget(at), next));
+    if (Object.hasOwn(node, "$ref")) for (const found of applied(document.refTarget(at), next)) out.push(found);
     for (const keyword of inPlaceKeywords) {
       if (!Object.hasOwn(node, keyword.name)) continue;
       for (const [tokens] of keyword.subschemas?.(node[keyword.name]) ?? [])
-        out.push(...applied(childPointer(at, keyword.name, ...tokens), next));
+        for (const found of applied(childPointer(at, keyword.name, ...tokens), next)) out.push(found);
     }
     return out;
   };
@@ -111,7 +111,13 @@ export function costBound(document: FormDocument, maxBytes = defaultMaxBytes): C
         uniqueness = Math.max(uniqueness, items);
       }
       const { exclusive, additive } = children(x);
-      const parts = [...exclusive.map(work)];
+      // Folded, not spread: a form of 300,000 properties spread into Math.max overflows the stack.
+      const parts = exclusive
+        .map(work)
+        .reduce(
+          (most, w) => ({ node: Math.max(most.node, w.node), codePoint: Math.max(most.codePoint, w.codePoint) }),
+          { node: 0, codePoint: 0 },
+        );
       const extra = additive
         .map(work)
         .reduce((sum, w) => ({ node: sum.node + w.node, codePoint: sum.codePoint + w.codePoint }), {
@@ -119,8 +125,8 @@ export function costBound(document: FormDocument, maxBytes = defaultMaxBytes): C
           codePoint: 0,
         });
       below = {
-        node: below.node + Math.max(0, ...parts.map((w) => w.node)) + extra.node,
-        codePoint: below.codePoint + Math.max(0, ...parts.map((w) => w.codePoint)) + extra.codePoint,
+        node: below.node + parts.node + extra.node,
+        codePoint: below.codePoint + parts.codePoint + extra.codePoint,
       };
     }
     active.delete(at);

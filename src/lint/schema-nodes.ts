@@ -38,7 +38,8 @@ export function schemaNodes(schema: unknown, prefix = "/s"): SchemaNode[] {
         children.push({ at, pointer: prefix + at, schema: sub, via: name, parent: value, parentAt: node.at });
       }
     }
-    stack.push(...children.reverse());
+    // One push per child: spreading a form of 300,000 properties into push() overflows the stack.
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return nodes;
 }

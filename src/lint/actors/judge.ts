@@ -68,7 +68,9 @@ export function judge(profile: ActorProfile, nodes: ReadonlyArray<SchemaNode>, d
         });
     }
   }
-  for (const requirement of profile.requires ?? []) issues.push(...requirementIssues(requirement, nodes, document));
-  issues.push(...limitIssues(profile, nodes));
+  for (const requirement of profile.requires ?? []) {
+    for (const issue of requirementIssues(requirement, nodes, document)) issues.push(issue);
+  }
+  for (const issue of limitIssues(profile, nodes)) issues.push(issue);
   return issues;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FormDocument } from "../../../src/compile/document.ts";
 import { costBound } from "../../../src/lint/cost.ts";
+import { schemaNodes } from "../../../src/lint/schema-nodes.ts";
 
 const bound = (schema: unknown, maxBytes?: number) => costBound(new FormDocument(schema), maxBytes);
 const ints = { type: "integer", minimum: 0, maximum: 9 };
@@ -51,5 +52,18 @@ describe("S4 the bound on the validator's work per act", () => {
       $ref: "#/$defs/n",
     };
     expect(bound(doubling, 1000).nodeWork).toBeGreaterThanOrEqual(1000);
+  });
+});
+
+describe("a form of 200,000 properties", () => {
+  // Found by a breaker: spreading every child into push() or Math.max overflowed the stack, so
+  // lint and the build died with a RangeError on a wide (12.8 MB) form.
+  const properties: Record<string, unknown> = {};
+  for (let i = 0; i < 200_000; i++) properties[`p${i}`] = { type: "string", maxLength: 5 };
+  const schema = { type: "object", properties, additionalProperties: false };
+
+  it("is walked and bounded without overflowing the stack", () => {
+    expect(schemaNodes(schema)).toHaveLength(200_002);
+    expect(costBound(new FormDocument(schema), 1_048_576).perByte).toBeGreaterThan(0);
   });
 });
