@@ -131,6 +131,9 @@ export async function startWorkerd(script: string): Promise<Workerd> {
       script,
       compatibilityDate: "2026-08-01",
       kvNamespaces: ["PAGES"],
+      // The address's own cost, without the example's rate limits (its bindings are not
+      // configured here; with the variable unset every request would log the missing binding).
+      bindings: { RATE_LIMIT: "off" },
       host: "127.0.0.1",
       port: 0,
       logRequests: false,
@@ -357,7 +360,9 @@ async function coldStart(): Promise<void> {
         const child = spawnSync(process.execPath, ["--input-type=module", "-e", isolateStart, files[name]!, body], {
           encoding: "utf8",
         });
-        const result = JSON.parse(child.stdout) as { evaluate: number; firstAct: number; status: number };
+        // The last line: the example's own log line of the act comes before it.
+        const last = child.stdout.trim().split("\n").at(-1) ?? "";
+        const result = JSON.parse(last) as { evaluate: number; firstAct: number; status: number };
         if (result.status !== 200) throw new Error(`${name}: the first act got ${result.status} in Node`);
         evaluate[name]!.push(result.evaluate);
         firstAct[name]!.push(result.firstAct);
