@@ -146,7 +146,7 @@ function runProbe(source: string, inputs: string[]): Promise<Verdict | null> {
   const pattern = JSON.stringify(source);
   const slow = (index: number, ms: number): Verdict => ({
     messageId: "slow",
-    data: { pattern, ms: Math.round(ms), length: [...(inputs[index] ?? "")].length },
+    data: { pattern, ms: Math.floor(ms), length: [...(inputs[index] ?? "")].length },
   });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["-e", probeProgram], { stdio: ["pipe", "pipe", "inherit"] });

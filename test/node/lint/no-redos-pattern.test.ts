@@ -38,6 +38,19 @@ describe("S2 no-redos-pattern fails closed: recheck's safe verdict and a measure
     expect(length).toBeLessThanOrEqual(20);
   });
 
+  it("S2 a patternProperties name is probed within propertyNames' maxLength", async () => {
+    const s = {
+      type: "object",
+      additionalProperties: false,
+      propertyNames: { maxLength: 12 },
+      maxProperties: 4,
+      patternProperties: { [breaker]: { type: "boolean" } },
+    };
+    const found = (await lintForm({ p, m: [], s })).filter((finding) => finding.rule === "no-redos-pattern");
+    expect(found.map((finding) => finding.pointer)).toEqual([`/s/patternProperties/${breaker}`]);
+    expect(found[0]?.message).toContain("within the form's bounds");
+  });
+
   it("S2 classic ReDoS is still an error (recheck: vulnerable)", async () => {
     const found = await redos({ type: "string", maxLength: 99, pattern: "^(a+)+$" });
     expect(found.map((finding) => finding.pointer)).toEqual(["/s/properties/code/pattern"]);
