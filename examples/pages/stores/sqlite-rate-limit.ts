@@ -55,7 +55,11 @@ export class BetterSqliteShape {
         this.#database.exec("COMMIT");
         return result;
       } catch (error) {
-        this.#database.exec("ROLLBACK");
+        // SQLite may have rolled back already (a failed write ends the transaction itself):
+        // then ROLLBACK throws "no transaction is active", which must not hide the real error.
+        try {
+          this.#database.exec("ROLLBACK");
+        } catch {}
         throw error;
       }
     };
