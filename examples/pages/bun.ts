@@ -33,5 +33,6 @@ const app = createExampleApp(() => store, {
   metrics: env.METRICS === "on",
   mcp: { allowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS) },
 });
-if (native) Bun.serve({ hostname: "127.0.0.1", port: Number(env.PORT ?? 8790), fetch: app.fetch });
-else serveWithTimeouts(app.fetch, Number(env.PORT ?? 8790));
+const port = Number(env.PORT ?? 8790);
+if (native) Bun.serve({ hostname: "127.0.0.1", port, fetch: app.fetch });
+else serveWithTimeouts(app.fetch, port);

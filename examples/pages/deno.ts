@@ -25,6 +25,7 @@ import { denoKvLimiters } from "./stores/deno-kv-rate-limit.ts";
 const env = (name: string) => Deno.env.get(name);
 const deployed = env("DENO_DEPLOYMENT_ID") !== undefined;
 const native = deployed || env("SERVER") === "native";
+const port = Number(env("PORT") ?? 8789);
 const kv = await Deno.openKv(env("DENO_KV_PATH"));
 const store = new DenoKvPageStore(kv);
 const rateLimit = exampleRateLimit(
@@ -39,5 +40,5 @@ const app = createExampleApp(() => store, {
   mcp: { allowedHosts: mcpAllowedHosts(env("MCP_ALLOWED_HOSTS")) },
 });
 if (deployed) Deno.serve(app.fetch);
-else if (native) Deno.serve({ hostname: "127.0.0.1", port: Number(env("PORT") ?? 8789) }, app.fetch);
-else serveWithTimeouts(app.fetch, Number(env("PORT") ?? 8789));
+else if (native) Deno.serve({ hostname: "127.0.0.1", port }, app.fetch);
+else serveWithTimeouts(app.fetch, port);

@@ -15,7 +15,7 @@
 import { RateLimiterSQLite } from "rate-limiter-flexible";
 import type { RateLimiter } from "../../../src/address/rate-limit.ts";
 import { flexibleLimiter, REFUSED_IN_MEMORY, WINDOW_SECONDS } from "../rate-limiters.ts";
-import { BUSY_TIMEOUT_MS, type SqliteDatabase, type SqliteStatement, type SqliteValue } from "./sqlite.ts";
+import { prepareConnection, type SqliteDatabase, type SqliteStatement, type SqliteValue } from "./sqlite.ts";
 
 /** The table of the budgets: `key TEXT PRIMARY KEY, points INTEGER, expire INTEGER` (ms since the epoch). */
 export const RATE_LIMIT_TABLE = "rate_limits";
@@ -68,8 +68,9 @@ export class BetterSqliteShape {
 
 /**
  * Makes limiters of the budgets in `database`, which may be shared with other processes on
- * the same host. Sets the connection's `busy_timeout` to {@link BUSY_TIMEOUT_MS}, puts the
- * database in WAL mode with `synchronous = NORMAL` (the pages' writes too), creates
+ * the same host. Sets the connection up with `prepareConnection` (lock wait, WAL mode with
+ * `synchronous = NORMAL`: every request is a write, and a commit then does not wait for the
+ * disk), creates
  * {@link RATE_LIMIT_TABLE} if missing, and deletes windows that ended over an hour ago every
  * five minutes (a failure there is logged).
  *
@@ -78,11 +79,7 @@ export class BetterSqliteShape {
  * @throws the driver's error when the pragma or the table cannot be set up.
  */
 export function sqliteLimiters(database: SqliteDatabase): (points: number, kind: string) => RateLimiter {
-  database.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  // Every request is a write: in WAL mode with synchronous NORMAL a commit does not wait for
-  // the disk (a power cut may lose the last counts, never corrupt the file).
-  database.exec("PRAGMA journal_mode = WAL");
-  database.exec("PRAGMA synchronous = NORMAL");
+  prepareConnection(database);
   const storeClient = new BetterSqliteShape(database);
   // RateLimiterSQLite would create it asynchronously and throw, unhandled, on a failure.
   storeClient

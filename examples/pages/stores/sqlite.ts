@@ -37,17 +37,26 @@ export interface SqliteDatabase {
 export const BUSY_TIMEOUT_MS = 2_000;
 
 /**
- * Stores rendered pages in one table, `pages(id TEXT PRIMARY KEY, html TEXT)`, created on
- * first use. Statements are prepared once, at construction, after setting the connection's
- * `busy_timeout` to {@link BUSY_TIMEOUT_MS}.
+ * Sets up a connection the way every user of the example's database needs it (the page store
+ * and the rate limits; the pragmas are idempotent): `busy_timeout` {@link BUSY_TIMEOUT_MS}, and
+ * write-ahead-log mode with `synchronous = NORMAL` (https://sqlite.org/wal.html): a stored page
+ * or count survives a crash of the server, and only a power loss or an operating-system crash
+ * may lose the last ones. Both drivers are synchronous, so a write holds the event loop; in the
+ * default rollback journal with `synchronous = FULL` every write waited for several `fsync`
+ * calls, milliseconds each, and every request behind it waited too (issue 15, `npm run
+ * bench:hostile`: about 3.7 ms per page, against 0.1 ms). A database in memory (`:memory:`)
+ * keeps its own journal mode.
  *
- * The database is put in write-ahead-log mode with `synchronous = NORMAL`
- * (https://sqlite.org/wal.html): a stored page survives a crash of the server, and only a
- * power loss or an operating-system crash may lose the last ones. Both drivers are synchronous,
- * so a write holds the event loop; in the default rollback journal with `synchronous = FULL`
- * every write waited for several `fsync` calls, milliseconds each, and every request behind it
- * waited too (issue 15, `npm run bench:hostile`: about 3.7 ms per page, against 0.1 ms).
- * A database in memory (`:memory:`) keeps its own journal mode.
+ * @throws the driver's error when a pragma cannot be set.
+ */
+export function prepareConnection(database: SqliteDatabase): void {
+  database.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  database.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL");
+}
+
+/**
+ * Stores rendered pages in one table, `pages(id TEXT PRIMARY KEY, html TEXT)`, created on
+ * first use. Statements are prepared once, at construction, after {@link prepareConnection}.
  *
  * @example
  * ```ts
@@ -60,8 +69,7 @@ export class SqlitePageStore implements PageStore {
   readonly #select: SqliteStatement;
 
   constructor(database: SqliteDatabase) {
-    database.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    database.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL");
+    prepareConnection(database);
     database.exec("CREATE TABLE IF NOT EXISTS pages (id TEXT PRIMARY KEY, html TEXT NOT NULL)");
     this.#insert = database.prepare("INSERT OR REPLACE INTO pages (id, html) VALUES (?, ?)");
     this.#select = database.prepare("SELECT html FROM pages WHERE id = ?");

@@ -27,18 +27,6 @@ import { constraintWords } from "./words.ts";
 type Html = HtmlEscapedString;
 type Node = Readonly<Record<string, unknown>>;
 
-/** Keywords that say nothing about which control a node needs. */
-const annotations = new Set([
-  "title",
-  "description",
-  "$comment",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-]);
-
 /** Object properties nest inline at most this deep; deeper ones become JSON textareas. */
 const MAX_INLINE_DEPTH = 24;
 
@@ -78,7 +66,10 @@ export function renderControls(document: FormDocument, rootName: string): Contro
   const fields = new Map<string, unknown>();
   const tags: Record<string, [string, unknown]> = {};
 
-  /** Follows `$ref`s that stand alone (beside annotations only), keeping the outer annotations. */
+  /**
+   * Follows `$ref`s that stand alone (beside keywords that constrain nothing, each keyword file's
+   * `inert`), keeping the outer annotations.
+   */
   function resolve(pointer: string): { pointer: string; node: unknown; title?: string; description?: string } {
     let at = pointer;
     let node = document.node(at);
@@ -89,7 +80,7 @@ export function renderControls(document: FormDocument, rootName: string): Contro
       if (description === undefined && typeof node.description === "string") description = node.description;
       if (
         !Object.hasOwn(node, "$ref") ||
-        !Object.keys(node).every((name) => name === "$ref" || annotations.has(name) || name.startsWith("$"))
+        !Object.keys(node).every((name) => name === "$ref" || keywordOf(name)?.inert === true || name.startsWith("$"))
       )
         break;
       at = document.refTarget(at);
