@@ -29,6 +29,8 @@
  * - `integer-out-of-range`: an integer literal (no fraction, no exponent) outside
  *   ±(2⁵³−1) (RFC 7493 §2.2).
  * - `depth-exceeded`: more nested arrays and objects than `maxDepth`.
+ * - `string-too-long`: a member name or string value of more UTF-16 code units than
+ *   `maxStringLength`.
  */
 export type JsonSyntaxErrorCode =
   | "unexpected-byte"
@@ -42,7 +44,8 @@ export type JsonSyntaxErrorCode =
   | "lone-surrogate"
   | "number-out-of-range"
   | "integer-out-of-range"
-  | "depth-exceeded";
+  | "depth-exceeded"
+  | "string-too-long";
 
 const descriptions: Readonly<Record<JsonSyntaxErrorCode, string>> = {
   "unexpected-byte": "unexpected byte",
@@ -57,6 +60,7 @@ const descriptions: Readonly<Record<JsonSyntaxErrorCode, string>> = {
   "number-out-of-range": "number outside the double range",
   "integer-out-of-range": "integer literal outside ±(2^53-1)",
   "depth-exceeded": "nesting deeper than maxDepth",
+  "string-too-long": "string longer than maxStringLength",
 };
 
 /**

@@ -91,6 +91,13 @@ let text: string | undefined;
 let skew = 0;
 
 /**
+ * The longest string of the current call in UTF-16 code units: its `maxStringLength`, or the
+ * text's length when that is smaller (no string of a text is longer than the text), so that it
+ * is always a small integer.
+ */
+let stringLimit = 0;
+
+/**
  * Starts a text: decodes `b` whole when it is at most {@link TEXT_MAX} bytes of well-formed
  * UTF-8, so that its strings can be sliced from one copy.
  */
@@ -202,7 +209,18 @@ function asciiString(b: Uint8Array, s: number, n: number): string {
  */
 function readString(b: Uint8Array, len: number, start: number): string {
   let i = start;
-  while (PLAIN[b[i]!] === 1) i++;
+  // A run of plain bytes is as many code units: when one byte past the limit is inside the
+  // text, a 0 planted there stops the scan (the byte is put back before anything can throw).
+  const stop = start + stringLimit + 1;
+  if (stop < len) {
+    const kept = b[stop]!;
+    b[stop] = 0;
+    while (PLAIN[b[i]!] === 1) i++;
+    b[stop] = kept;
+    if (i === stop) fail("string-too-long", start - 1);
+  } else {
+    while (PLAIN[b[i]!] === 1) i++;
+  }
   if (b[i] === 0x22) {
     end = i + 1;
     const n = i - start;
@@ -220,10 +238,26 @@ function readString(b: Uint8Array, len: number, start: number): string {
 function readName(b: Uint8Array, len: number, start: number): string {
   let i = start;
   let h = 0;
-  let c = b[i]!;
-  while (PLAIN[c] === 1) {
-    h = (Math.imul(h, 31) + c) | 0;
-    c = b[++i]!;
+  let c: number;
+  // As in readString.
+  const stop = start + stringLimit + 1;
+  if (stop < len) {
+    const kept = b[stop]!;
+    b[stop] = 0;
+    c = b[i]!;
+    while (PLAIN[c] === 1) {
+      h = (Math.imul(h, 31) + c) | 0;
+      c = b[++i]!;
+    }
+    b[stop] = kept;
+    if (i === stop) fail("string-too-long", start - 1);
+    c = b[i]!;
+  } else {
+    c = b[i]!;
+    while (PLAIN[c] === 1) {
+      h = (Math.imul(h, 31) + c) | 0;
+      c = b[++i]!;
+    }
   }
   let name: string;
   if (c === 0x22) {
@@ -285,6 +319,8 @@ function readStringRest(b: Uint8Array, len: number, start: number, i: number): s
     }
     if (i >= len) fail("unexpected-end", len);
     if (i > run) {
+      // The run decodes to its bytes less `extra` code units: checked before decoding it.
+      if (s.length + (i - run - extra) > stringLimit) fail("string-too-long", start - 1);
       if (text !== undefined) s += text.slice(run - skew, i - skew - extra);
       else s += decodeRun(b, run, i, ascii);
     }
@@ -316,6 +352,7 @@ function readStringRest(b: Uint8Array, len: number, start: number, i: number): s
     } else {
       fail(i + 1 >= len ? "unexpected-end" : "invalid-escape", i);
     }
+    if (s.length > stringLimit) fail("string-too-long", start - 1);
     run = i;
     ascii = true;
   }
@@ -405,6 +442,14 @@ export interface ParseJsonOptions {
    * root (`[]` has depth 1, `[[]]` depth 2, a scalar 0). A non-negative integer; default 64.
    */
   readonly maxDepth?: number;
+  /**
+   * The longest string, in UTF-16 code units (JavaScript's `length`), that a member name or a
+   * string value may decode to. A non-negative integer or `Infinity` (the default: no bound).
+   * A longer string is refused with `string-too-long` as soon as the bytes read show it cannot
+   * fit, before it is decoded: an address passes the longest string its form admits, so that a
+   * 900 KB string in a 1 MiB body costs a scan of the bound, not a 900 KB allocation.
+   */
+  readonly maxStringLength?: number;
 }
 
 /** The default of {@link ParseJsonOptions.maxDepth}: containers nested, root included. */
@@ -457,7 +502,10 @@ function readLiteral(b: Uint8Array, len: number, i: number, b1: number, b2: numb
  * - an integer literal, written with no fraction and no exponent, outside ±(2⁵³−1)
  *   (`9007199254740992`): `integer-out-of-range`, because a validator would otherwise check a
  *   different number than the actor sent (RFC 7493 §2.2);
- * - more than `maxDepth` nested arrays and objects: `depth-exceeded`.
+ * - more than `maxDepth` nested arrays and objects: `depth-exceeded`;
+ * - a member name or string value longer than `maxStringLength` UTF-16 code units:
+ *   `string-too-long`, decided from the bytes before the string is decoded (its offset is the
+ *   string's opening quote).
  *
  * Number policy, otherwise: every number is the double `JSON.parse` gives. `-0` is -0, `1.0` is
  * 1, `1E+2` is 100, `1e-400` underflows to 0 (`-1e-400` to -0) and is accepted, and a number written with a
@@ -481,14 +529,18 @@ function readLiteral(b: Uint8Array, len: number, i: number, b1: number, b2: numb
  * larger text is decoded string by string. Array elements are collected on one stack kept
  * between calls (up to 2¹⁹ slots; a successful call overwrites what it wrote, the call after a
  * rejection starts a new one), because V8 grows a fresh long array slowly. Rejections are
- * thrown without a stack trace, which would cost more than parsing a small text.
+ * thrown without a stack trace, which would cost more than parsing a small text. With
+ * `maxStringLength`, a scan of plain bytes that could pass the bound plants a 0 one byte past it
+ * and puts the byte back before anything else runs (in the caller's buffer too, when that is
+ * used in place): the bound costs no check per byte.
  *
  * @param bytes - the JSON text as UTF-8 bytes (no byte order mark).
  * @param options - {@link ParseJsonOptions}.
  * @returns the value, as `JSON.parse` returns it for the same text.
  * @throws {@link JsonSyntaxError} for every text it does not accept, with a stable `code` and
  *   the byte `offset` where the rejection was decided; nothing else for any input bytes.
- * @throws RangeError if `options.maxDepth` is not a non-negative integer.
+ * @throws RangeError if `options.maxDepth` is not a non-negative integer, or
+ *   `options.maxStringLength` neither a non-negative integer nor `Infinity`.
  * @see https://www.rfc-editor.org/rfc/rfc8259 RFC 8259
  * @see https://www.rfc-editor.org/rfc/rfc7493 RFC 7493 (I-JSON)
  * @example
@@ -502,7 +554,12 @@ export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknow
   if (!Number.isInteger(maxDepth) || maxDepth < 0) {
     throw new RangeError("maxDepth must be a non-negative integer");
   }
+  const maxStringLength = options?.maxStringLength ?? Infinity;
+  if (!(Number.isInteger(maxStringLength) || maxStringLength === Infinity) || maxStringLength < 0) {
+    throw new RangeError("maxStringLength must be a non-negative integer or Infinity");
+  }
   const len = bytes.length;
+  stringLimit = Math.min(maxStringLength, len);
   const b = padded(bytes);
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) fail("byte-order-mark", 0);
   call++;

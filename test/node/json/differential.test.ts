@@ -78,6 +78,7 @@ describe("differential against JSON.parse (V2)", () => {
       "invalid-utf8",
       "lone-surrogate",
       "number-out-of-range",
+      "string-too-long",
     ]);
   });
 });

@@ -238,6 +238,7 @@ export const policyCodes: ReadonlySet<JsonSyntaxErrorCode> = new Set<JsonSyntaxE
   "number-out-of-range",
   "integer-out-of-range",
   "depth-exceeded",
+  "string-too-long",
 ]);
 
 /** Bytes worth planting: JSON punctuation, escapes, UTF-8 lead and continuation bytes, a BOM's. */
