@@ -325,14 +325,28 @@ function readFromMessage(
 }
 
 /**
- * The bytes of a body so far, under its limit: the first chunk as it came (a one-chunk body is
- * never copied); from the second chunk on, one buffer they are copied into, grown by doubling.
- * Keeping each chunk instead would hold one object per chunk: a body sent as 10⁶ one-byte HTTP
- * chunks cost about 180 MB of heap that way.
+ * The bytes of a body so far, under its limit, gathered so that a body refused for its size
+ * costs no allocation of ours and an accepted one costs one:
+ * - with a valid `Content-Length`, the first chunk is kept as it came (a one-chunk body is never
+ *   copied) and from the second chunk on the bytes are copied into one buffer of the declared
+ *   size;
+ * - without one (a chunked body), the chunks are kept as they came, and copied once, when the
+ *   body ends, into one buffer of its size. A body refused past `maxBytes` is dropped without a
+ *   copy: collecting each oversize body into buffers grown by doubling allocated about 2 MiB per
+ *   refused 1 MiB, which, under a stream of such bodies, made most of a Node server's major
+ *   garbage collections (issue 15). So that a body of many tiny chunks does not hold one object
+ *   per chunk (10⁶ one-byte HTTP chunks cost about 180 MB of heap that way), every
+ *   {@link CHUNKS_KEPT} chunks are copied into a buffer grown by doubling.
+ *
+ * Every buffer of ours has {@link PARSE_PADDING} zero bytes after the body, so that `parseJson`
+ * reads it in place instead of copying it.
  */
 class Collector {
-  private first: Uint8Array | null = null;
+  /** The chunks received and not copied yet, in order. */
+  private chunks: Uint8Array[] = [];
+  /** The buffer whose first {@link copied} bytes are the body's, or null. */
   private buffer: Uint8Array | null = null;
+  private copied = 0;
   private received = 0;
   private readonly declared: number | null;
   private readonly limit: number;
@@ -352,27 +366,28 @@ class Collector {
     this.received += bytes.byteLength;
     const received = this.received;
     if (received > limit) {
+      this.chunks = [];
+      this.buffer = null;
       return declared === null ? new ContentTooLargeError(maxBytes, received, null) : mismatch(declared, received);
     }
     if (bytes.byteLength === 0) return undefined;
-    if (this.first === null && this.buffer === null) {
-      this.first = bytes;
+    if (declared !== null && (this.buffer !== null || this.chunks.length === 1)) {
+      // The second chunk of a body of known size: one buffer of that size from now on.
+      this.buffer ??= this.copy(new Uint8Array(declared + PARSE_PADDING));
+      this.buffer.set(bytes, this.copied);
+      this.copied += bytes.byteLength;
       return undefined;
     }
-    let target: Uint8Array;
-    if (this.buffer === null) {
-      // With Content-Length the size is known; else start small and double, never past the limit.
-      target = new Uint8Array(Math.max(received, declared ?? Math.min(Math.max(2 * received, MIN_BUFFER), limit)));
-      target.set(this.first!);
-      this.first = null;
-    } else if (received > this.buffer.byteLength) {
-      target = new Uint8Array(Math.max(received, Math.min(2 * this.buffer.byteLength, limit)));
-      target.set(this.buffer.subarray(0, received - bytes.byteLength));
-    } else {
-      target = this.buffer;
+    this.chunks.push(bytes);
+    if (this.chunks.length === CHUNKS_KEPT) {
+      const buffer = this.buffer;
+      const need = received + PARSE_PADDING;
+      this.buffer = this.copy(
+        buffer !== null && buffer.byteLength >= need
+          ? buffer
+          : new Uint8Array(Math.max(need, Math.min(2 * (buffer?.byteLength ?? 0), limit + PARSE_PADDING))),
+      );
     }
-    target.set(bytes, received - bytes.byteLength);
-    this.buffer = target;
     return undefined;
   }
 
@@ -380,10 +395,35 @@ class Collector {
   end(): Uint8Array {
     const { declared, received } = this;
     if (declared !== null && received !== declared) throw mismatch(declared, received);
-    if (this.buffer !== null) return this.buffer.subarray(0, received);
-    return this.first ?? new Uint8Array(0);
+    if (this.buffer === null) {
+      if (this.chunks.length === 0) return new Uint8Array(0);
+      if (this.chunks.length === 1) return this.chunks[0]!;
+    }
+    if (this.chunks.length > 0) {
+      const buffer = this.buffer;
+      const need = received + PARSE_PADDING;
+      this.buffer = this.copy(buffer !== null && buffer.byteLength >= need ? buffer : new Uint8Array(need));
+    }
+    return this.buffer!.subarray(0, received);
+  }
+
+  /** Copies what {@link buffer} holds (when `target` is another) and the chunks kept into `target`. */
+  private copy(target: Uint8Array): Uint8Array {
+    if (this.buffer !== null && this.buffer !== target) target.set(this.buffer.subarray(0, this.copied));
+    for (const chunk of this.chunks) {
+      target.set(chunk, this.copied);
+      this.copied += chunk.byteLength;
+    }
+    this.chunks = [];
+    return target;
   }
 }
+
+/**
+ * The most chunks of a body without `Content-Length` kept uncopied (see {@link Collector}): 64,
+ * 4 MiB of Node's 64 KiB reads.
+ */
+const CHUNKS_KEPT = 64;
 
 /** The longest delay timers take (2³¹ − 1 ms, about 24.8 days); a longer deadline is none. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -393,9 +433,6 @@ const MAX_TIMER_MS = 2_147_483_647;
  * in bytes (64 KiB); the buffer then grows to the declared size at once.
  */
 const FIRST_BUFFER = 65_536;
-
-/** The first size of the buffer a body of several chunks is copied into, in bytes. */
-const MIN_BUFFER = 16_384;
 
 function mismatch(declared: number, received: number): BodyReadError {
   return new BodyReadError(

@@ -3,6 +3,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { BodyReadError, ContentTooLargeError, readBody } from "../../src/body/index.ts";
+import { PARSE_PADDING } from "../../src/json/parse.ts";
 import { byteStreamSuite } from "../byte-stream-bodies.ts";
 
 const MAX = 64;
@@ -88,6 +89,20 @@ describe("readBody: chunked bodies without Content-Length (V1)", () => {
     expect(error).toBeInstanceOf(ContentTooLargeError);
     await settle();
     expect(log.cancelled).toBe(true);
+  });
+
+  it("keeps every byte in order across hundreds of chunks, with and without Content-Length, with the parser's zero padding after them", async () => {
+    // Sizes 1..7 and distinct byte values, so that a chunk lost, repeated or misplaced shows.
+    const chunks = Array.from({ length: 300 }, (_, i) => new Uint8Array(1 + (i % 7)).fill(i % 251));
+    const whole = chunks.flatMap((chunk) => Array.from(chunk));
+    for (const headers of [{}, { "content-length": String(whole.length) }]) {
+      const result = await readBody(post(source(chunks).stream, headers), { maxBytes: whole.length });
+      expect(Array.from(result)).toEqual(whole);
+      const after = new Uint8Array(result.buffer, result.byteOffset + result.byteLength, PARSE_PADDING);
+      expect(after.every((byte) => byte === 0)).toBe(true);
+      const over = await rejection(readBody(post(source(chunks).stream, headers), { maxBytes: whole.length - 1 }));
+      expect(over).toBeInstanceOf(ContentTooLargeError);
+    }
   });
 
   it("accepts a one-chunk body of exactly maxBytes with its bytes intact", async () => {
