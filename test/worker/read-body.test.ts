@@ -95,7 +95,7 @@ describe("readBody: chunked bodies without Content-Length (V1)", () => {
     // Sizes 1..7 and distinct byte values, so that a chunk lost, repeated or misplaced shows.
     const chunks = Array.from({ length: 300 }, (_, i) => new Uint8Array(1 + (i % 7)).fill(i % 251));
     const whole = chunks.flatMap((chunk) => Array.from(chunk));
-    for (const headers of [{}, { "content-length": String(whole.length) }]) {
+    for (const headers of [{}, { "content-length": String(whole.length) }] as Record<string, string>[]) {
       const result = await readBody(post(source(chunks).stream, headers), { maxBytes: whole.length });
       expect(Array.from(result)).toEqual(whole);
       const after = new Uint8Array(result.buffer, result.byteOffset + result.byteLength, PARSE_PADDING);
