@@ -390,7 +390,7 @@ export const noRedosPattern = defineRule({
     requirement: "S2",
     section: 'draft "The Form Is the Attack Surface", "Denial of Service"',
     description:
-      "A pattern matches fast on every string the form admits (recheck, then a timed probe within maxLength; a polynomial pattern under maxLength by recheck's attack at the bound).",
+      "A pattern matches fast on every string the form admits (recheck, then a timed probe within maxLength).",
     messages: {
       vulnerable: "pattern {pattern} backtracks catastrophically ({complexity}): rewrite it",
       unknown: "pattern {pattern} could not be proven safe by recheck ({reason}): simplify it",
