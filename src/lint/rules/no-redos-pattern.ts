@@ -148,7 +148,8 @@ export function attackAt(attack: AttackPattern, maxLength: number): string {
 /**
  * The probe's program, run in a child process: reads `{source, inputs, budget, attack?}` as
  * JSON on stdin and writes one JSON line per event: `{start}` before each match (`-1` before
- * the attack), `{attack, ms, matches}` after the attack (`attack.copies` matches of
+ * the attack), `{first}` with the CPU time (ms) of the attack's first match, `{attack, ms,
+ * matches}` after the attack (`attack.copies` matches of
  * `attack.text`, stopped once `attack.budget` ms of CPU time are spent: `ms` over `matches`),
  * `{slow, ms}` when a match spent more than `budget` ms of CPU time, `{done}` at the end.
  */
