@@ -2,14 +2,19 @@ import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { checkSync } from "recheck";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildForms, FormFileError } from "../../../src/compile/build-forms.ts";
 import { lintForm } from "../../../src/lint/lint-form.ts";
-import { probeInputs, recheckVerdict } from "../../../src/lint/rules/no-redos-pattern.ts";
+import { attackAt, longestProbe, probeInputs, recheckVerdict } from "../../../src/lint/rules/no-redos-pattern.ts";
 
 const p = "To act, send one HTTP POST to this address whose body is one JSON value valid against s.";
 /** The breaker's pattern: its backtracking grows with the pattern, so recheck calls it safe. */
 const breaker = `^${"(a?)".repeat(100)}${"a".repeat(100)}$`;
+/** An e-mail shape: quadratic to recheck (`[^@\s]` includes the dot), harmless at 64 code points. */
+const email = "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$";
+/** Cubic: three `\s*` share every run of spaces. */
+const cubic = "^\\s*\\s*\\s*$";
 const form = (code: unknown) => ({
   p,
   m: [],
@@ -55,6 +60,62 @@ describe("S2 no-redos-pattern fails closed: recheck's safe verdict and a measure
     const found = await redos({ type: "string", maxLength: 99, pattern: "^(a+)+$" });
     expect(found.map((finding) => finding.pointer)).toEqual(["/s/properties/code/pattern"]);
     expect(found[0]?.message).toContain("backtracks catastrophically (exponential");
+  });
+
+  it("S2 a polynomial pattern under maxLength passes when recheck's attack at the bound stays within budget", async () => {
+    expect(recheckVerdict(email)?.data.complexity).toBe("2nd degree polynomial");
+    expect(await redos({ type: "string", maxLength: 64, pattern: email })).toEqual([]);
+    expect(
+      await redos({ type: "array", maxItems: 100, items: { type: "string", maxLength: 64, pattern: email } }),
+    ).toEqual([]);
+  });
+
+  it("S2 the same polynomial pattern without maxLength is an error, as recheck judges it", async () => {
+    const found = await redos({ type: "string", pattern: email });
+    expect(found.map((finding) => finding.pointer)).toEqual(["/s/properties/code/pattern"]);
+    expect(found[0]?.message).toContain("backtracks catastrophically (2nd degree polynomial)");
+  });
+
+  it("S2 a polynomial pattern whose attack at the bound is slow is an error with the measured time", async () => {
+    const found = await redos({ type: "string", maxLength: 1000, pattern: cubic });
+    expect(found.map((finding) => finding.pointer)).toEqual(["/s/properties/code/pattern"]);
+    const message = found[0]?.message ?? "";
+    expect(message).toContain("backtracks in 3rd degree polynomial time");
+    const [, length, ms] =
+      /attack at maxLength \((\d+) code points\) took (?:over )?([\d.]+) ms per match/.exec(message) ?? [];
+    expect(Number(length)).toBeGreaterThan(900);
+    expect(Number(length)).toBeLessThanOrEqual(1000);
+    expect(Number(ms)).toBeGreaterThan(50);
+  });
+
+  it("S2 the attack counts every string one act can carry: maxItems multiplies it", async () => {
+    const string = { type: "string", maxLength: 64, pattern: cubic };
+    expect(await redos(string)).toEqual([]);
+    const found = await redos({ type: "array", maxItems: 10_000, items: string });
+    expect(found.map((finding) => finding.pointer)).toEqual(["/s/properties/code/items/pattern"]);
+    expect(found[0]?.message).toMatch(/the 10000 such strings one act can carry take \d+ ms, over the budget of 50 ms/);
+  });
+
+  it("S2 exponential patterns, and polynomial ones past the probe's reach, stay errors whatever the bound", async () => {
+    const exponential = await redos({ type: "string", maxLength: 10, pattern: "^(a+)+$" });
+    expect(exponential.map((finding) => finding.message)).toEqual([
+      'pattern "^(a+)+$" backtracks catastrophically (exponential): rewrite it',
+    ]);
+    const far = await redos({ type: "string", maxLength: longestProbe + 1, pattern: "^a*a*$" });
+    expect(far.map((finding) => finding.message)).toEqual([
+      'pattern "^a*a*$" backtracks catastrophically (2nd degree polynomial): rewrite it',
+    ]);
+  });
+
+  it("S2 recheck's attack string is built within maxLength code points and still fails to match", () => {
+    const diagnostics = checkSync(cubic, "u");
+    if (diagnostics.status !== "vulnerable") throw new Error(`expected vulnerable, got ${diagnostics.status}`);
+    for (const maxLength of [1, 2, 64, 1000]) {
+      const text = attackAt(diagnostics.attack, maxLength);
+      expect([...text].length).toBeLessThanOrEqual(maxLength);
+      if (maxLength >= 64) expect([...text].length).toBeGreaterThan(maxLength - 3);
+    }
+    expect(new RegExp(cubic, "u").test(attackAt(diagnostics.attack, 64))).toBe(false);
   });
 
   it("S2 recheck's unknown verdict is an error: a timeout, and syntax recheck cannot parse", async () => {
