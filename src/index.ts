@@ -37,6 +37,7 @@ export {
   formatActLog,
   forwardedClient,
   type HeaderList,
+  type MessageRefusalCode,
   parseAct,
   prepareArrival,
   type RateLimit,

@@ -1,6 +1,7 @@
 /**
  * Bun entry: serves the example addresses on 127.0.0.1:`PORT` (default 8790), storing pages in
- * SQLite (`bun:sqlite`) at `PAGES_DB` (default `pages.sqlite`), with Bun's `node:http` rather
+ * SQLite (`bun:sqlite`) at `PAGES_DB` (default `pages.sqlite`; one that cannot be opened or
+ * written ends the start with one line naming it and exit status 1), with Bun's `node:http` rather
  * than `Bun.serve`, for its timeouts (`./node-server.ts`); `SERVER=native` serves with
  * `Bun.serve` instead (faster, but it bounds no slow header fields: for use behind a proxy
  * that does).
@@ -16,12 +17,16 @@ import { getConnInfo as bunConnInfo } from "hono/bun";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
 import { serveWithTimeouts } from "./node-server.ts";
 import { exampleRateLimit } from "./rate-limiters.ts";
-import { SqlitePageStore } from "./stores/sqlite.ts";
+import { startOrExit } from "./startup.ts";
+import { openPageDatabase, SqlitePageStore } from "./stores/sqlite.ts";
 import { sqliteLimiters } from "./stores/sqlite-rate-limit.ts";
 
 const { env } = Bun;
 const native = env.SERVER === "native";
-const database = new Database(env.PAGES_DB ?? "pages.sqlite");
+const database = await startOrExit(
+  () => openPageDatabase(env.PAGES_DB ?? "pages.sqlite", (file) => new Database(file)),
+  process.exit,
+);
 const store = new SqlitePageStore(database);
 const rateLimit = exampleRateLimit(
   (name) => env[name],

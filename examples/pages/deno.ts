@@ -3,7 +3,8 @@
  * (`Deno.openKv`, which needs `--unstable-kv` locally). Locally it listens on
  * 127.0.0.1:`PORT` (default 8789) with Deno's `node:http` rather than `Deno.serve`, for its
  * timeouts (`./node-server.ts`), and keeps KV at `DENO_KV_PATH` (default: Deno's own location
- * for this script). On Deno Deploy (`DENO_DEPLOYMENT_ID` set) it is `Deno.serve`, behind the
+ * for this script; one that cannot be opened or written ends the start with one line naming it
+ * and exit status 1). On Deno Deploy (`DENO_DEPLOYMENT_ID` set) it is `Deno.serve`, behind the
  * platform's own front; the platform picks the port and the KV. `SERVER=native` serves with
  * `Deno.serve` locally too (faster, but it bounds no slow client: for use behind a proxy that
  * does).
@@ -19,14 +20,15 @@ import { getConnInfo as denoConnInfo } from "hono/deno";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
 import { serveWithTimeouts } from "./node-server.ts";
 import { exampleRateLimit } from "./rate-limiters.ts";
-import { DenoKvPageStore } from "./stores/deno-kv.ts";
+import { startOrExit } from "./startup.ts";
+import { DenoKvPageStore, openPageKv } from "./stores/deno-kv.ts";
 import { denoKvLimiters } from "./stores/deno-kv-rate-limit.ts";
 
 const env = (name: string) => Deno.env.get(name);
 const deployed = env("DENO_DEPLOYMENT_ID") !== undefined;
 const native = deployed || env("SERVER") === "native";
 const port = Number(env("PORT") ?? 8789);
-const kv = await Deno.openKv(env("DENO_KV_PATH"));
+const kv = await startOrExit(() => openPageKv(env("DENO_KV_PATH"), (path) => Deno.openKv(path), !deployed), Deno.exit);
 const store = new DenoKvPageStore(kv);
 const rateLimit = exampleRateLimit(
   env,

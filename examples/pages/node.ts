@@ -1,7 +1,8 @@
 /**
  * Node entry (@hono/node-server): serves the example addresses on 127.0.0.1:`PORT`
  * (default 8788), storing pages in SQLite (`node:sqlite`) at `PAGES_DB` (default
- * `pages.sqlite`; `:memory:` keeps nothing). Run with `npm run serve:node`. Rate limits per
+ * `pages.sqlite`; `:memory:` keeps nothing; a file that cannot be opened or written ends the
+ * start with one line naming it and exit status 1). Run with `npm run serve:node`. Rate limits per
  * client (`RATE_LIMIT`, `RATE_LIMIT_STORE`, `TRUSTED_PROXIES`; in process memory unless `RATE_LIMIT_STORE=shared` keeps them in the same database) and
  * `/metrics` (`METRICS=on`): docs/operations.md.
  *
@@ -15,11 +16,15 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
 import { serveWithTimeouts } from "./node-server.ts";
 import { exampleRateLimit } from "./rate-limiters.ts";
-import { SqlitePageStore } from "./stores/sqlite.ts";
+import { startOrExit } from "./startup.ts";
+import { openPageDatabase, SqlitePageStore } from "./stores/sqlite.ts";
 import { sqliteLimiters } from "./stores/sqlite-rate-limit.ts";
 
 const { env } = process;
-const database = new DatabaseSync(env.PAGES_DB ?? "pages.sqlite");
+const database = await startOrExit(
+  () => openPageDatabase(env.PAGES_DB ?? "pages.sqlite", (file) => new DatabaseSync(file)),
+  process.exit,
+);
 const store = new SqlitePageStore(database);
 const rateLimit = exampleRateLimit(
   (name) => env[name],

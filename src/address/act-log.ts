@@ -9,13 +9,40 @@
 import type { RejectionCode } from "./rejection.ts";
 
 /**
- * Why a request was not acted on: a verification {@link RejectionCode} (answered 204), or
+ * Why the MCP door refused a message before any method ran, by the HTTP status answered:
+ * - `host-not-allowed`, `origin-not-allowed`: `Host` or `Origin` not allowed (403, DNS-rebinding protection);
+ * - `content-type`: a `Content-Type` other than `application/json` (415);
+ * - `accept`: an `Accept` that admits no `application/json` (406);
+ * - `method-not-allowed`: a method other than POST and OPTIONS (405; the door is stateless);
+ * - `batch`: a JSON array, a batch (400, JSON-RPC -32600);
+ * - `invalid-request`: JSON that is not a JSON-RPC 2.0 message (400, -32600);
+ * - `protocol-version`: a protocol version no revision speaks, or a `_meta` envelope missing
+ *   or malformed (400, -32022, -32600 or -32602);
+ * - `header-mismatch`: `MCP-Protocol-Version`, `Mcp-Method` or `Mcp-Name` disagreeing with the
+ *   body (400, -32020).
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+ */
+export type MessageRefusalCode =
+  | "host-not-allowed"
+  | "origin-not-allowed"
+  | "content-type"
+  | "accept"
+  | "method-not-allowed"
+  | "batch"
+  | "invalid-request"
+  | "protocol-version"
+  | "header-mismatch";
+
+/**
+ * Why a request was not acted on: a verification {@link RejectionCode} (answered 204), an MCP
+ * {@link MessageRefusalCode}, or
  * - `rate-limited`: the client's limit was reached (429, `Retry-After`);
  * - `precondition-failed`: the act's `If-Match` names another form (412);
  * - `fault`: the act handler or a stage threw (500).
  * `null` in an entry means the act was performed (200), or an arrival was answered.
  */
-export type ActLogCode = RejectionCode | "rate-limited" | "precondition-failed" | "fault";
+export type ActLogCode = RejectionCode | MessageRefusalCode | "rate-limited" | "precondition-failed" | "fault";
 
 /** The door a request came through. */
 export type Door = "http" | "mcp";

@@ -13,6 +13,7 @@ export {
   type ActLogEntry,
   type Door,
   formatActLog,
+  type MessageRefusalCode,
   sanitizeActor,
 } from "./act-log.ts";
 export { type ActContext, type AddressOptions, address } from "./address.ts";

@@ -72,6 +72,13 @@ const PROBES: Readonly<Record<string, { requirement: string; level: Level; title
 };
 
 /**
+ * How long the oversize probe waits, after the server's `100 (Continue)` (or after the head,
+ * with no `100`), for a final answer before it sends its body: 1 s. A server refusing on the
+ * `Content-Length` answers in that time; one that reads first gets the body after it.
+ */
+export const EXPECT_CONTINUE_MS = 1_000;
+
+/**
  * Checks the address at `url` and reports every point.
  *
  * @example
@@ -287,9 +294,15 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
   } else {
     const accepts = (value: unknown) => validator.check(value) === null;
     const refusals: string[] = [];
-    const post = async (body: Uint8Array, headers: Record<string, string> = {}) => {
+    const post = async (body: Uint8Array, headers: Record<string, string> = {}, expectContinueMs?: number) => {
       try {
-        return await send("POST", { "content-type": "application/json", ...headers }, body);
+        return await exchange(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body,
+          timeoutMs: options.timeoutMs,
+          expectContinueMs,
+        });
       } catch (error) {
         if (error instanceof ExchangeError && error.code === "reset") return undefined;
         throw error;
@@ -302,10 +315,14 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
         continue;
       }
       // A server that refuses a body before reading it may close the connection with the
-      // body still arriving, and the client can then lose the answer: try again, and count a
-      // connection closed mid-body as not acted on (the value was never read whole).
-      let answer = await post(probe.bytes);
-      for (let retry = 0; answer === undefined && retry < 4; retry++) answer = await post(probe.bytes);
+      // body still arriving, and the client can then lose the answer (RFC 9112 §9.6): the
+      // oversize body waits behind `Expect: 100-continue`, so that an answer to its
+      // Content-Length alone comes before any of it is sent. Should the answer still be lost,
+      // try again, and count a connection closed mid-body as not acted on (the value was never
+      // read whole).
+      const expect = id === "oversize" ? EXPECT_CONTINUE_MS : undefined;
+      let answer = await post(probe.bytes, {}, expect);
+      for (let retry = 0; answer === undefined && retry < 4; retry++) answer = await post(probe.bytes, {}, expect);
       if (answer === undefined) {
         refusals.push(`${id} → connection closed without an answer`);
         add(

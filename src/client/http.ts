@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 
 /** One response, whole. */
@@ -29,6 +29,16 @@ export interface ExchangeOptions {
   readonly timeoutMs?: number;
   /** Largest response content read, in bytes (default 16 MiB); more is an error. */
   readonly maxResponseBytes?: number;
+  /**
+   * Sends a body with `Expect: 100-continue` and holds it back (RFC 9110 §10.1.1): a final
+   * answer that comes first (a body refused on its `Content-Length`) is read and the body is
+   * never sent, so a server that closes after refusing cannot take the answer with it
+   * (RFC 9112 §9.6). The body goes out when no final answer came this many milliseconds after
+   * the `100 (Continue)`, or after the request head when there is no `100` (a server that
+   * ignores the field). A `417 (Expectation Failed)` is answered by sending the request again
+   * without the field. Unset: the body goes out with the head.
+   */
+  readonly expectContinueMs?: number;
 }
 
 /** The connection failed or closed before a whole response arrived. */
@@ -54,7 +64,10 @@ function flatten(headers: IncomingHttpHeaders): Record<string, string> {
 /**
  * Sends one request and reads the whole response. A server that answers before it has read
  * the whole body (an oversize act refused on its `Content-Length`) is answered normally: the
- * response wins over the write error that follows.
+ * response wins over the write error that follows, and a response read whole wins over a
+ * connection that fails after it. That answer can still be lost when the server closes while
+ * the body is being sent (the reset discards what the client had not read yet, RFC 9112
+ * §9.6); `expectContinueMs` holds the body back until the server wants it.
  *
  * @throws {ExchangeError} when no complete response arrives.
  * @see RFC 9112 (HTTP/1.1 messages)
@@ -73,17 +86,46 @@ export function exchange(url: string | URL, options: ExchangeOptions = {}): Prom
       fn();
     };
     const headers: Record<string, string> = { ...options.headers };
-    if (options.body !== undefined) headers["content-length"] = String(options.body.byteLength);
+    const { body, expectContinueMs } = options;
+    const withheld = body !== undefined && expectContinueMs !== undefined;
+    if (body !== undefined) headers["content-length"] = String(body.byteLength);
+    if (withheld) headers.expect = "100-continue";
     const req = send(target.href, { method: options.method ?? "GET", headers, agent: false });
+    /** Whether the body was handed to the connection (with `expectContinueMs`: not until it is wanted). */
+    let sent = false;
+    let release: ReturnType<typeof setTimeout> | undefined;
+    const sendBody = () => {
+      clearTimeout(release);
+      if (sent || settled) return;
+      sent = true;
+      req.end(body);
+    };
+    /** The response whose head arrived, to be kept when the connection fails after its last byte. */
+    let answered: { res: IncomingMessage; chunks: Buffer[] } | undefined;
+    const whole = (res: IncomingMessage, chunks: Buffer[]): Exchange => ({
+      status: res.statusCode ?? 0,
+      headers: flatten(res.headers),
+      setCookie: res.headers["set-cookie"] ?? [],
+      body: new Uint8Array(Buffer.concat(chunks)),
+    });
     // `agent: false` still adds `Connection: close`; nothing else is added besides Host.
     const timer = setTimeout(() => {
+      clearTimeout(release);
       settle(() =>
         reject(new ExchangeError("timeout", `no answer from ${target.href} in ${options.timeoutMs ?? 30_000} ms`)),
       );
       req.destroy();
     }, options.timeoutMs ?? 30_000);
     req.on("response", (res) => {
+      clearTimeout(release);
+      if (withheld && !sent && res.statusCode === 417) {
+        // The server does not take the expectation: ask again, body with the head.
+        settle(() => resolve(exchange(url, { ...options, expectContinueMs: undefined })));
+        req.destroy();
+        return;
+      }
       const chunks: Buffer[] = [];
+      answered = { res, chunks };
       let length = 0;
       res.on("data", (chunk: Buffer) => {
         length += chunk.length;
@@ -96,24 +138,36 @@ export function exchange(url: string | URL, options: ExchangeOptions = {}): Prom
         }
         chunks.push(chunk);
       });
-      res.on("end", () =>
+      res.on("end", () => {
+        settle(() => resolve(whole(res, chunks)));
+        // The body held back is never sent: this connection is done (it was `Connection: close`).
+        if (!sent) req.destroy();
+      });
+      res.on("error", (error) =>
         settle(() =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: flatten(res.headers),
-            setCookie: res.headers["set-cookie"] ?? [],
-            body: new Uint8Array(Buffer.concat(chunks)),
-          }),
+          res.complete
+            ? resolve(whole(res, chunks))
+            : reject(new ExchangeError("reset", `the answer of ${target.href} was cut off`, error)),
         ),
       );
-      res.on("error", (error) =>
-        settle(() => reject(new ExchangeError("reset", `the answer of ${target.href} was cut off`, error))),
-      );
     });
+    if (withheld) {
+      // A 100 (Continue): the server wants the body, unless its final answer follows at once.
+      req.on("continue", () => {
+        clearTimeout(release);
+        release = setTimeout(sendBody, expectContinueMs);
+      });
+    }
     req.on("error", (error: NodeJS.ErrnoException) => {
+      // The whole answer arrived before the connection failed (the server closed after it).
+      if (answered?.res.complete) {
+        const { res, chunks } = answered;
+        settle(() => resolve(whole(res, chunks)));
+        return;
+      }
       // EPIPE/ECONNRESET while the body is still being written: wait for the answer that may
       // already be on its way; the timer settles it otherwise.
-      if ((error.code === "EPIPE" || error.code === "ECONNRESET") && options.body !== undefined) {
+      if ((error.code === "EPIPE" || error.code === "ECONNRESET") && body !== undefined) {
         setTimeout(
           () =>
             settle(() =>
@@ -125,7 +179,10 @@ export function exchange(url: string | URL, options: ExchangeOptions = {}): Prom
       }
       settle(() => reject(new ExchangeError("network", `${target.href}: ${error.message}`, error)));
     });
-    if (options.body !== undefined) req.end(options.body);
+    if (withheld) {
+      req.flushHeaders();
+      release = setTimeout(sendBody, expectContinueMs);
+    } else if (body !== undefined) req.end(body);
     else req.end();
   });
 }

@@ -13,7 +13,7 @@
  * @module
  */
 import type { Context, Env, Handler } from "hono";
-import type { ActLogCode, ActLogEntry } from "../address/act-log.ts";
+import type { ActLogCode, ActLogEntry, MessageRefusalCode } from "../address/act-log.ts";
 import { type Refused as Admission, admitPin, admitRate, emitLog } from "../address/admission.ts";
 import type { RateLimit } from "../address/rate-limit.ts";
 import type { Rejection, RejectionCode } from "../address/rejection.ts";
@@ -103,7 +103,9 @@ export interface McpOptions<E extends Env = Env> {
   readonly rateLimit?: RateLimit<E>;
   /**
    * As `onLog` of `address()`, with `door: "mcp"`: one entry per tool call (its tool's form
-   * as `address`), per rejected message and per refused one (429, 412); never the arguments.
+   * as `address`), per rejected message and per refused one (429, 412, and the 400, 403, 405,
+   * 406 and 415 of the transport, coded by `MessageRefusalCode`, under the endpoint's name),
+   * and per fault (500); never the arguments.
    */
   readonly onLog?: (entry: ActLogEntry) => void;
 }
@@ -111,6 +113,8 @@ export interface McpOptions<E extends Env = Env> {
 /** JSON-RPC errors the transport answers with an HTTP status, before any method runs. */
 interface Refused {
   readonly status: number;
+  /** The code its log entry carries. */
+  readonly code: MessageRefusalCode;
   readonly id: RequestId | null;
   readonly error: RpcError;
 }
@@ -119,8 +123,13 @@ interface Refused {
 const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
 
 const ALLOW = "POST, OPTIONS";
-/** The fields of an answer without a body, and of a JSON answer (nosniff: see `address()`). */
+/**
+ * The fields of an answer without a body, and of a JSON answer (nosniff: see `address()`).
+ * An empty answer other than 204 (202, 405, 500) says `Content-Length: 0` (RFC 9110 §8.6):
+ * without it Node frames the empty body as chunked; a 204 never carries the field.
+ */
 const EMPTY_FIELDS: Readonly<Record<string, string>> = Object.freeze({ "Cache-Control": "no-store" });
+const NO_CONTENT_FIELDS: Readonly<Record<string, string>> = Object.freeze({ ...EMPTY_FIELDS, "Content-Length": "0" });
 const JSON_FIELDS: Readonly<Record<string, string>> = Object.freeze({
   "Cache-Control": "no-store",
   "Content-Type": "application/json",
@@ -243,11 +252,32 @@ export function mcp<E extends Env = Env>(
     return { ...(contentType ? JSON_FIELDS : EMPTY_FIELDS), "Access-Control-Allow-Origin": origin, Vary: "Origin" };
   }
 
+  /** An empty answer other than 204 (202, 405, 500), with `Content-Length: 0`. */
+  function empty(status: number, origin: string | null, extra?: Readonly<Record<string, string>>): Response {
+    const fields =
+      origin === null && extra === undefined
+        ? NO_CONTENT_FIELDS
+        : { ...extra, ...headers(origin, false), "Content-Length": "0" };
+    return new Response(null, { status, headers: fields });
+  }
+
   function json(status: number, text: string, origin: string | null): Response {
     return new Response(text, { status, headers: headers(origin, true) });
   }
 
-  function refused(refusal: Refused, origin: string | null): Response {
+  /**
+   * A message refused before any method ran, logged under the endpoint's name with its code.
+   *
+   * @param bytes - the message's bytes when it was read, `null` when refused before reading.
+   */
+  function refuseMessage(
+    c: Context<E>,
+    started: number,
+    bytes: number | null,
+    origin: string | null,
+    refusal: Refused,
+  ): Response {
+    log(c, started, endpointName, refusal.status, refusal.code, bytes);
     return json(refusal.status, errorText(refusal.id, refusal.error), origin);
   }
 
@@ -302,57 +332,64 @@ export function mcp<E extends Env = Env>(
     }
     if (!isJsonMediaType(request.headers.get("content-type"))) {
       discardAct(request, incoming);
-      return refused(
-        { status: 415, id: null, error: { code: INVALID_REQUEST, message: "Content-Type must be application/json" } },
-        origin,
-      );
+      return refuseMessage(c, started, null, origin, {
+        status: 415,
+        code: "content-type",
+        id: null,
+        error: { code: INVALID_REQUEST, message: "Content-Type must be application/json" },
+      });
     }
     if (!acceptsJson(request.headers.get("accept"))) {
       discardAct(request, incoming);
-      return refused(
-        { status: 406, id: null, error: { code: INVALID_REQUEST, message: "Accept must include application/json" } },
-        origin,
-      );
+      return refuseMessage(c, started, null, origin, {
+        status: 406,
+        code: "accept",
+        id: null,
+        error: { code: INVALID_REQUEST, message: "Accept must include application/json" },
+      });
     }
     const received = await receiveAct(request, { maxBytes, bodyDeadlineMs: options.bodyDeadlineMs }, incoming);
     if (!received.ok) {
       reject(request, received.code, received.reason);
-      log(c, started, endpointName, received.code === "content-too-large" ? 413 : 400, received.code, null);
       const status =
         received.code === "content-too-large"
           ? 413
           : received.code === "content-encoding" || received.code === "transfer-encoding"
             ? 415
             : 400;
-      return refused({ status, id: null, error: { code: INVALID_REQUEST, message: messageFor(status) } }, origin);
+      log(c, started, endpointName, status, received.code, null);
+      return json(status, errorText(null, { code: INVALID_REQUEST, message: messageFor(status) }), origin);
     }
     const parsed = parseAct(received.value, { maxDepth, lineColumn: development });
     if (!parsed.ok) {
       reject(request, parsed.code, parsed.reason);
       log(c, started, endpointName, 400, parsed.code, received.value.byteLength);
       const message = development ? `Parse error: ${parsed.code}: ${parsed.reason}` : "Parse error";
-      return refused({ status: 400, id: null, error: { code: PARSE_ERROR, message } }, origin);
+      return json(400, errorText(null, { code: PARSE_ERROR, message }), origin);
     }
+    const bytes = received.value.byteLength;
     const message = parsed.value;
     if (Array.isArray(message)) {
-      return refused(
-        { status: 400, id: null, error: { code: INVALID_REQUEST, message: "Batches are not supported" } },
-        origin,
-      );
+      return refuseMessage(c, started, bytes, origin, {
+        status: 400,
+        code: "batch",
+        id: null,
+        error: { code: INVALID_REQUEST, message: "Batches are not supported" },
+      });
     }
     if (!isMessage(message)) {
-      return refused(
-        { status: 400, id: readId(message), error: { code: INVALID_REQUEST, message: "Invalid Request" } },
-        origin,
-      );
+      return refuseMessage(c, started, bytes, origin, {
+        status: 400,
+        code: "invalid-request",
+        id: readId(message),
+        error: { code: INVALID_REQUEST, message: "Invalid Request" },
+      });
     }
     // A notification, or a response to a request this stateless server never sent: accepted.
-    if (!("method" in message) || message.id === undefined) {
-      return new Response(null, { status: 202, headers: headers(origin, false) });
-    }
+    if (!("method" in message) || message.id === undefined) return empty(202, origin);
     const { id, method, params } = message;
     const governed = governing(request, id, method, params);
-    if ("status" in governed) return refused(governed, origin);
+    if ("status" in governed) return refuseMessage(c, started, bytes, origin, governed);
     const handler = governed.methods.get(method);
     if (handler === undefined) {
       return json(200, errorText(id, { code: METHOD_NOT_FOUND, message: `Method not found: ${method}` }), origin);
@@ -366,12 +403,12 @@ export function mcp<E extends Env = Env>(
       const refusal =
         (admitted === null ? null : await admitted) ?? admitPin(request.headers.get("if-match"), tool!.address.form);
       if (refusal !== null) {
-        log(c, started, address, refusal.status, refusal.code, received.value.byteLength);
+        log(c, started, address, refusal.status, refusal.code, bytes);
         return admission(refusal, id, origin);
       }
     }
     const answer = await handler({ id, params, c }, endpoint);
-    if (address !== undefined) log(c, started, address, 200, rejected.get(request) ?? null, received.value.byteLength);
+    if (address !== undefined) log(c, started, address, 200, rejected.get(request) ?? null, bytes);
     return json(200, "result" in answer ? resultText(id, answer.result) : errorText(id, answer.error), origin);
   }
 
@@ -395,7 +432,12 @@ export function mcp<E extends Env = Env>(
         : undefined;
     if (claimed !== undefined) {
       if (!isRequestEnvelope(meta)) {
-        return { status: 400, id, error: { code: INVALID_PARAMS, message: "Invalid _meta envelope" } };
+        return {
+          status: 400,
+          code: "protocol-version",
+          id,
+          error: { code: INVALID_PARAMS, message: "Invalid _meta envelope" },
+        };
       }
       const version = meta[PROTOCOL_VERSION_META_KEY];
       const revision = revisionIn(MODERN_VERSIONS, version);
@@ -430,6 +472,7 @@ export function mcp<E extends Env = Env>(
     if ((MODERN_VERSIONS as readonly string[]).includes(header)) {
       return {
         status: 400,
+        code: "protocol-version",
         id,
         error: { code: INVALID_PARAMS, message: `A ${header} request must carry the _meta envelope` },
       };
@@ -441,24 +484,29 @@ export function mcp<E extends Env = Env>(
   }
 
   return async function mcpEndpoint(c: Context<E>): Promise<Response> {
+    const started = Date.now();
     const request = c.req.raw;
     // On Node (@hono/node-server), the body is read from the message itself, as by `address()`.
     const incoming = nodeMessageOf(request, c.env);
     const host = request.headers.get("host") ?? hostOf(request.url);
     if (hosts !== null && (host === null || !hosts.has(hostName(host)))) {
       discardAct(request, incoming);
-      return refused(
-        { status: 403, id: null, error: { code: INVALID_REQUEST, message: "Forbidden: Host not allowed" } },
-        null,
-      );
+      return refuseMessage(c, started, null, null, {
+        status: 403,
+        code: "host-not-allowed",
+        id: null,
+        error: { code: INVALID_REQUEST, message: "Forbidden: Host not allowed" },
+      });
     }
     const origin = checkOrigin(request, host);
     if (origin === false) {
       discardAct(request, incoming);
-      return refused(
-        { status: 403, id: null, error: { code: INVALID_REQUEST, message: "Forbidden: Origin not allowed" } },
-        null,
-      );
+      return refuseMessage(c, started, null, null, {
+        status: 403,
+        code: "origin-not-allowed",
+        id: null,
+        error: { code: INVALID_REQUEST, message: "Forbidden: Origin not allowed" },
+      });
     }
     switch (request.method) {
       case "POST":
@@ -467,8 +515,8 @@ export function mcp<E extends Env = Env>(
         } catch (error) {
           // Only a fault inside a stage gets here (bad input is answered above): fail closed.
           console.error("gpt-address: the MCP endpoint threw", error);
-          log(c, Date.now(), endpointName, 500, "fault", null);
-          return new Response(null, { status: 500, headers: headers(origin, false) });
+          log(c, started, endpointName, 500, "fault", null);
+          return empty(500, origin);
         }
       case "OPTIONS":
         return new Response(null, {
@@ -483,7 +531,8 @@ export function mcp<E extends Env = Env>(
         });
       default:
         // No SSE stream (GET) and no session to end (DELETE): stateless (transports, Streamable HTTP).
-        return new Response(null, { status: 405, headers: { Allow: ALLOW, ...headers(origin, false) } });
+        log(c, started, endpointName, 405, "method-not-allowed", null);
+        return empty(405, origin, { Allow: ALLOW });
     }
   };
 }
@@ -495,13 +544,19 @@ export function mcp<E extends Env = Env>(
 function unsupported(id: RequestId, code: number, message: string, requested: string): Refused {
   return {
     status: 400,
+    code: "protocol-version",
     id,
     error: { code, message: `${message}: ${requested}`, data: { supported: SUPPORTED_VERSIONS, requested } },
   };
 }
 
 function mismatch(id: RequestId, field: string): Refused {
-  return { status: 400, id, error: { code: HEADER_MISMATCH, message: `${field} disagrees with the request body` } };
+  return {
+    status: 400,
+    code: "header-mismatch",
+    id,
+    error: { code: HEADER_MISMATCH, message: `${field} disagrees with the request body` },
+  };
 }
 
 function messageFor(status: number): string {

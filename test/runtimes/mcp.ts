@@ -194,8 +194,13 @@ export function mcpSuite(name: RuntimeName): void {
         if (response.status === 202) expect(text, label).toBe("");
         else expect((JSON.parse(text) as { jsonrpc: string }).jsonrpc, label).toBe("2.0");
       }
-      // GET (a client's SSE stream) is 405; the endpoint stays up.
-      expect((await fetch(endpoint(), { headers: { accept: "text/event-stream" } })).status).toBe(405);
+      // GET (a client's SSE stream) is 405, with a definite empty body; the endpoint stays up.
+      const get = await fetch(endpoint(), { headers: { accept: "text/event-stream", "accept-encoding": "identity" } });
+      expect([get.status, get.headers.get("content-length"), get.headers.get("transfer-encoding")]).toEqual([
+        405,
+        "0",
+        null,
+      ]);
       expect((await post(VALID_CALL)).status).toBe(200);
     });
 

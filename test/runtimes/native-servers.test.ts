@@ -8,6 +8,7 @@
 import { type IncomingMessage, request } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
 import { launch, type Running } from "./harness.ts";
+import { exchange, postHead } from "./raw-http.ts";
 
 /** The `Keep-Alive` field of the last answer: node:http sends `timeout=5`; Bun.serve and Deno.serve none. */
 let keepAlive: string | undefined;
@@ -54,5 +55,44 @@ for (const name of ["bun", "deno"] as const) {
         await plain.stop();
       }
     });
+  });
+}
+
+/**
+ * A body shorter than its `Content-Length`, then a half-close (the client shuts down writing):
+ * what answers depends on the runtime's server, never on the address (docs/operations.md,
+ * "Slow and broken clients"). The address sees the body fail and answers 204, but `Bun.serve`
+ * and Deno's `node:http` close the connection without writing it; Bun's `node:http` answers
+ * 400 from its own parser, and `Deno.serve` writes the 204. Nothing is acted on either way.
+ */
+for (const [name, server, status] of [
+  ["bun", "native", null],
+  ["bun", "node:http", 400],
+  ["deno", "native", 204],
+  ["deno", "node:http", null],
+] as const) {
+  it(`${name} (${server}): a short body and a half-close get ${status ?? "no answer"}, nothing acted on`, {
+    timeout: 60_000,
+  }, async () => {
+    const running = await launch(name, server === "native" ? { SERVER: "native" } : {});
+    try {
+      const port = Number(new URL(running.url).port);
+      const head = postHead("/page", ["Content-Length: 100"]);
+      const answers = [];
+      for (const body of ['{"title":', ""]) {
+        const seen = await exchange(port, [{ delayMs: 0, bytes: head + body }], "half-close", 5_000);
+        answers.push([seen.status, seen.closedMs === null ? "open" : "closed"]);
+      }
+      expect(answers).toEqual([
+        [status, "closed"],
+        [status, "closed"],
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(running.output()).not.toMatch(/"status":200/);
+      // Where nothing came back, the address had answered: the runtime did not write it.
+      if (status === null) expect(running.output()).toMatch(/"status":204,"code":"body-read"/);
+    } finally {
+      await running.stop();
+    }
   });
 }

@@ -372,7 +372,9 @@ describe("the MCP door uses the same limits, pin and log", () => {
           }),
         ),
       );
-    return { call, acts, entries };
+    const send = (init: RequestInit & { headers?: Record<string, string> }) =>
+      Promise.resolve(app.fetch(new Request("http://127.0.0.1/mcp", init)));
+    return { call, send, acts, entries };
   }
 
   it("S4 a tool call over the act limit gets 429 with Retry-After and a JSON-RPC error, and is not acted on", async () => {
@@ -414,5 +416,95 @@ describe("the MCP door uses the same limits, pin and log", () => {
     ]);
     expect(d.entries[0]!.actor).toBe("agent?1");
     for (const entry of d.entries) expect(formatActLog(entry)).not.toContain("Zq7-secret-comment");
+  });
+
+  it("logs each message-level refusal under the endpoint's name with a stable code (400, 403, 405, 406, 415)", async () => {
+    const d = mcpDoor();
+    const json = { "content-type": "application/json", accept: "application/json" };
+    const post = (body: string, headers: Record<string, string> = json) => d.send({ method: "POST", body, headers });
+    const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+    const answers = [
+      await post(ping, { "content-type": "text/plain" }),
+      await post(ping, { "content-type": "application/json", accept: "text/html" }),
+      await d.send({ method: "GET" }),
+      await d.send({ method: "DELETE" }),
+      await post(`[${ping}]`),
+      await post('{"jsonrpc":"1.0","id":1,"method":"ping"}'),
+      await post(ping, { ...json, "mcp-protocol-version": "1999-01-01" }),
+      await post(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "server/discover",
+          params: {
+            _meta: {
+              "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+              "io.modelcontextprotocol/clientCapabilities": {},
+              "io.modelcontextprotocol/clientInfo": { name: "test", version: "1" },
+            },
+          },
+        }),
+        { ...json, "mcp-protocol-version": "2026-07-28", "mcp-method": "ping" },
+      ),
+      await post(ping, { ...json, origin: "https://elsewhere.example" }),
+      await d.send({ method: "POST", body: ping, headers: { ...json, host: "evil.example" } }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([415, 406, 405, 405, 400, 400, 400, 400, 403, 403]);
+    expect(d.entries.map((e) => [e.door, e.address, e.method, e.status, e.code])).toEqual([
+      ["mcp", "gpt-address", "POST", 415, "content-type"],
+      ["mcp", "gpt-address", "POST", 406, "accept"],
+      ["mcp", "gpt-address", "GET", 405, "method-not-allowed"],
+      ["mcp", "gpt-address", "DELETE", 405, "method-not-allowed"],
+      ["mcp", "gpt-address", "POST", 400, "batch"],
+      ["mcp", "gpt-address", "POST", 400, "invalid-request"],
+      ["mcp", "gpt-address", "POST", 400, "protocol-version"],
+      ["mcp", "gpt-address", "POST", 400, "header-mismatch"],
+      ["mcp", "gpt-address", "POST", 403, "origin-not-allowed"],
+      ["mcp", "gpt-address", "POST", 403, "host-not-allowed"],
+    ]);
+    // The bytes of a message read whole; none for one refused before its body was read.
+    expect(d.entries.map((e) => e.bytes)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      ping.length + 2,
+      40,
+      ping.length,
+      expect.any(Number),
+      null,
+      null,
+    ]);
+  });
+
+  it("every empty answer but 204 says Content-Length: 0 (202, 405, and a fault's 500), and the fault is logged", async () => {
+    const faulty = mcpDoor({
+      rateLimit: {
+        get arrival(): never {
+          throw new Error("a stage that throws");
+        },
+      },
+    });
+    const errors = await capturingErrors(async () => {
+      const fault = await faulty.call("{}");
+      expect(fault.status).toBe(500);
+      expect(fault.headers.get("content-length")).toBe("0");
+      expect(await fault.text()).toBe("");
+    });
+    expect(errors.map(([message]) => message)).toEqual(["gpt-address: the MCP endpoint threw"]);
+    expect(faulty.entries.map((e) => [e.status, e.code])).toEqual([[500, "fault"]]);
+    const d = mcpDoor();
+    const notification = await d.send({
+      method: "POST",
+      body: '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+      headers: { "content-type": "application/json" },
+    });
+    expect(notification.status).toBe(202);
+    expect(notification.headers.get("content-length")).toBe("0");
+    const get = await d.send({ method: "GET", headers: { origin: "http://127.0.0.1" } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get("content-length")).toBe("0");
+    expect(get.headers.get("allow")).toBe("POST, OPTIONS");
+    expect(get.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1");
   });
 });

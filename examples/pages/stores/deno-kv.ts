@@ -13,6 +13,7 @@
  * @see https://docs.deno.com/deploy/kv/manual/
  * @module
  */
+import { StartupError } from "../startup.ts";
 import type { PageStore } from "../store.ts";
 
 /** Code units per chunk: 16,384 UTF-16 code units are at most 49,152 UTF-8 bytes, under the 64 KiB value limit. */
@@ -32,6 +33,49 @@ export interface DenoKv {
   get(key: DenoKvKey): Promise<{ value: unknown }>;
   getMany(keys: DenoKvKey[]): Promise<{ value: unknown }[]>;
   atomic(): DenoKvAtomic;
+}
+
+/** The subset of `Deno.Kv` that {@link openPageKv}'s write check uses. */
+export interface DenoKvWritable {
+  atomic(): { delete(key: DenoKvKey): { commit(): Promise<{ ok: boolean }> } };
+}
+
+/**
+ * Opens the example's Deno KV with `open` (`Deno.openKv`) and, when `check` is on (locally),
+ * makes sure it can be written before the server starts: a KV file that opens but is
+ * read-only otherwise fails every act. The write is the deletion of a key nothing uses,
+ * `["gpt-address-write-check"]` (one commit, nothing stored). On Deno Deploy (`check` off)
+ * the platform's KV is opened as it is, with no write per cold start.
+ *
+ * @param path - `DENO_KV_PATH`, or `undefined` for Deno's own location for the script.
+ * @throws {StartupError} naming the path, Deno's error and what to do; Deno's error is its `cause`.
+ */
+export async function openPageKv<K extends DenoKvWritable>(
+  path: string | undefined,
+  open: (path: string | undefined) => Promise<K>,
+  check: boolean,
+): Promise<K> {
+  const fail = (what: string, error: unknown): never => {
+    const where = path === undefined ? "at Deno's default location for this script (DENO_KV_PATH unset)" : path;
+    throw new StartupError(
+      `cannot use the Deno KV ${where}: ${what}${(error instanceof Error ? error.message : String(error)).replace(/\.$/, "")}. Set DENO_KV_PATH to a file in a directory this process can write (and allow it with --allow-write).`,
+      { cause: error },
+    );
+  };
+  let kv: K | undefined;
+  try {
+    kv = await open(path);
+  } catch (error) {
+    fail("", error);
+  }
+  if (check) {
+    try {
+      await kv!.atomic().delete(["gpt-address-write-check"]).commit();
+    } catch (error) {
+      fail("a write failed: ", error);
+    }
+  }
+  return kv!;
 }
 
 /**

@@ -8,6 +8,9 @@
  *
  * @module
  */
+import { accessSync, constants, existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { StartupError } from "../startup.ts";
 import type { PageStore } from "../store.ts";
 
 /** A value bound to a statement's `?` parameter. */
@@ -52,6 +55,105 @@ export const BUSY_TIMEOUT_MS = 2_000;
 export function prepareConnection(database: SqliteDatabase): void {
   database.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   database.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL");
+}
+
+/** Names of SQLite's primary result codes that a database can fail to open or write with. */
+const SQLITE_CODES: Readonly<Record<number, string>> = {
+  3: "SQLITE_PERM",
+  5: "SQLITE_BUSY",
+  8: "SQLITE_READONLY",
+  10: "SQLITE_IOERR",
+  11: "SQLITE_CORRUPT",
+  13: "SQLITE_FULL",
+  14: "SQLITE_CANTOPEN",
+  23: "SQLITE_AUTH",
+  26: "SQLITE_NOTADB",
+};
+
+/**
+ * The cause of a driver's or the file system's error, as a code and its message:
+ * `SQLITE_CANTOPEN: unable to open database file`. `bun:sqlite` names the code
+ * (`SQLITE_READONLY_DIRECTORY`); `node:sqlite` gives the number (`errcode`, extended codes
+ * named by their primary code); `node:fs` gives `code` (`EACCES`).
+ */
+function causeOf(error: unknown): string {
+  const { code, errcode, errstr, message } = (error ?? {}) as Record<string, unknown>;
+  const text = typeof errstr === "string" ? errstr : typeof message === "string" ? message : String(error);
+  if (typeof code === "string" && code !== "ERR_SQLITE_ERROR") return text.startsWith(code) ? text : `${code}: ${text}`;
+  if (typeof errcode === "number") return `${SQLITE_CODES[errcode & 0xff] ?? `SQLite error ${errcode}`}: ${text}`;
+  return text;
+}
+
+/**
+ * Opens the example's page database at `file` with `open` (the runtime's driver) and makes
+ * sure it can be written before the server starts: a database that opens but cannot be
+ * written (a read-only file, or a directory where SQLite cannot create the write-ahead log's
+ * `-wal` and `-shm` files) otherwise fails every act, and a `-shm` file that cannot be
+ * written was seen to end the process with SIGBUS. In order:
+ * 1. the file and its `-wal` and `-shm` files, where they exist, and otherwise their
+ *    directory, must be writable (`access(W_OK)`: `ENOENT`, `EACCES`, `EROFS`);
+ * 2. the driver opens the file and {@link prepareConnection} sets it up;
+ * 3. a write inside a transaction that is rolled back (`BEGIN IMMEDIATE`, `CREATE TABLE`,
+ *    `ROLLBACK`): `SQLITE_READONLY`, `SQLITE_BUSY` past the lock wait, `SQLITE_NOTADB`.
+ * `:memory:` is opened as it is.
+ *
+ * @param setting - the environment variable that chose `file`, named in the message.
+ * @throws {StartupError} naming the file, the cause and what to do; the driver's own error
+ *   is its `cause`.
+ * @see https://sqlite.org/wal.html (the `-wal` and `-shm` files), https://sqlite.org/rescode.html
+ */
+export function openPageDatabase<D extends SqliteDatabase>(
+  file: string,
+  open: (file: string) => D,
+  setting = "PAGES_DB",
+): D {
+  const path = file === ":memory:" ? file : resolve(file);
+  const fail = (what: string, error: unknown): never => {
+    throw new StartupError(
+      `cannot use the page database ${path} (${setting}): ${what}${causeOf(error).replace(/\.$/, "")}. Set ${setting} to an SQLite file (or a new one) in a directory this process can write, or ${setting}=:memory: to keep nothing.`,
+      { cause: error },
+    );
+  };
+  if (path !== ":memory:") {
+    for (const wanted of [path, `${path}-wal`, `${path}-shm`]) {
+      const target = existsSync(wanted) ? wanted : dirname(wanted);
+      try {
+        accessSync(target, constants.W_OK);
+      } catch (error) {
+        const missing = (error as { code?: unknown }).code === "ENOENT";
+        fail(
+          target === wanted
+            ? `${wanted} is not writable: `
+            : missing
+              ? `its directory ${target} does not exist: `
+              : `cannot create files in ${target}: `,
+          error,
+        );
+      }
+    }
+  }
+  let database: D | undefined;
+  try {
+    database = open(path);
+  } catch (error) {
+    fail("", error);
+  }
+  try {
+    prepareConnection(database!);
+    database!.exec("BEGIN IMMEDIATE");
+  } catch (error) {
+    fail("", error);
+  }
+  try {
+    database!.exec("CREATE TABLE gpt_address_write_check (x)");
+  } catch (error) {
+    fail("a write failed: ", error);
+  } finally {
+    try {
+      database!.exec("ROLLBACK");
+    } catch {}
+  }
+  return database!;
 }
 
 /**
