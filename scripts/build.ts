@@ -43,7 +43,7 @@ if (!process.argv.includes("--lib-only")) {
     });
     for (const form of built) {
       console.log(
-        `built ${form.file} → ${form.module} (${form.arrivalBytes} bytes on GET, maxDepth ${form.maxDepth ?? "unbounded"})`,
+        `built ${form.file} → ${form.module} (${form.arrivalBytes} bytes on GET, maxDepth ${form.maxDepth ?? "unbounded"}, maxStringLength ${form.maxStringLength ?? "unbounded"})`,
       );
       if (form.typeFallback !== null) console.warn(`  its Act type is unknown: ${form.typeFallback}`);
     }

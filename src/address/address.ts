@@ -54,6 +54,13 @@ export interface AddressOptions<Act, E extends Env = Env> {
    * bound (`form.maxDepth`), or 64 when the form admits unbounded nesting.
    */
   readonly maxDepth?: number;
+  /**
+   * The longest string, value or member name, an act may hold, in UTF-16 code units (V2; a
+   * non-negative safe integer, or `Infinity` for none); a longer one is refused by the parser
+   * (`json-syntax:string-too-long`) before it is decoded whole. Default: the form's own bound
+   * (`form.maxStringLength`), or none when the form admits unbounded strings.
+   */
+  readonly maxStringLength?: number;
   /** When set, every GET/HEAD answer carries it as the advisory `GPT-Type` field (A4). */
   readonly gptType?: string;
   /**
@@ -109,7 +116,8 @@ const ALLOW = "GET, HEAD, POST, OPTIONS";
  *
  * @param options - {@link AddressOptions}.
  * @returns a Hono app answering at its root path `/`.
- * @throws {RangeError} when `maxBytes` or `maxDepth` is not a non-negative safe integer.
+ * @throws {RangeError} when `maxBytes` or `maxDepth` is not a non-negative safe integer, or
+ *   `maxStringLength` neither that nor `Infinity`.
  * @see https://www.rfc-editor.org/rfc/rfc9110#section-13.1.2 (If-None-Match)
  * @see https://www.rfc-editor.org/rfc/rfc9457 (problem details, development mode)
  * @example

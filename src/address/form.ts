@@ -55,4 +55,10 @@ export interface CompiledForm<Act = unknown> {
    * the form admits unbounded nesting. The parser's default `maxDepth` (DESIGN.md §6).
    */
   readonly maxDepth: number | null;
+  /**
+   * The longest string, value or member name, a valid act can hold, in UTF-16 code units
+   * (`admittedStringLength`: a `maxLength` of L counts as 2·L); or `null` when the form admits
+   * unbounded strings. The parser's default `maxStringLength` (DESIGN.md §6).
+   */
+  readonly maxStringLength: number | null;
 }

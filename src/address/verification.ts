@@ -36,6 +36,11 @@ export interface VerificationLimits {
   readonly maxBytes: number;
   /** The most arrays and objects the value may nest, counting the root (V2). */
   readonly maxDepth: number;
+  /**
+   * The longest string, value or member name, the value may hold, in UTF-16 code units (V2);
+   * a non-negative safe integer, or `Infinity` for none.
+   */
+  readonly maxStringLength: number;
   /** The time the whole body may take to arrive, in milliseconds (`readBody`'s `deadlineMs`). */
   readonly bodyDeadlineMs: number;
   /**
@@ -78,6 +83,12 @@ export interface VerificationLimitOptions {
    */
   readonly maxDepth?: number;
   /**
+   * The longest string, value or member name, a value may hold, in UTF-16 code units (a
+   * non-negative safe integer, or `Infinity` for none). Default: the form's own bound
+   * (`form.maxStringLength`), or none when the form admits unbounded strings.
+   */
+  readonly maxStringLength?: number;
+  /**
    * The time the whole body may take to arrive, in milliseconds (a positive number; `Infinity`
    * for none). Default {@link DEFAULT_BODY_DEADLINE_MS}, 5 s.
    */
@@ -87,21 +98,23 @@ export interface VerificationLimitOptions {
 /**
  * Resolves the limits of one form's verification from options and the form's own bound.
  *
- * @param form - the compiled form (its `maxDepth` is the default depth).
+ * @param form - the compiled form (its `maxDepth` and `maxStringLength` are the defaults).
  * @param options - {@link VerificationLimitOptions}.
  * @param who - the caller named in the error message (`"address()"`, `"mcp()"`).
  * @returns the resolved {@link VerificationLimits}.
- * @throws {RangeError} when `maxBytes` or `maxDepth` is not a non-negative safe integer, or
- *   `bodyDeadlineMs` not a positive number.
+ * @throws {RangeError} when `maxBytes` or `maxDepth` is not a non-negative safe integer,
+ *   `maxStringLength` neither that nor `Infinity`, or `bodyDeadlineMs` not a positive number.
  */
 export function verificationLimits(
-  form: Pick<CompiledForm, "maxDepth">,
+  form: Pick<CompiledForm, "maxDepth" | "maxStringLength">,
   options: VerificationLimitOptions = {},
   who = "address()",
 ): VerificationLimits {
   return {
     maxBytes: limit(who, "maxBytes", options.maxBytes ?? DEFAULT_MAX_BYTES),
     maxDepth: limit(who, "maxDepth", options.maxDepth ?? form.maxDepth ?? DEFAULT_MAX_DEPTH),
+    // A form module built before maxStringLength existed has none: no bound, as for null.
+    maxStringLength: lengthLimit(who, options.maxStringLength ?? form.maxStringLength ?? Infinity),
     bodyDeadlineMs: deadline(who, options.bodyDeadlineMs ?? DEFAULT_BODY_DEADLINE_MS),
   };
 }
@@ -178,20 +191,24 @@ export function discardAct(request: Request, message?: NodeMessage): boolean {
 
 /**
  * Stage 2, the strict parser (V2): UTF-8 JSON bytes to a value, refusing duplicate names,
- * trailing bytes, lone surrogates, nesting deeper than `limits.maxDepth` and everything else
- * `parseJson` refuses.
+ * trailing bytes, lone surrogates, nesting deeper than `limits.maxDepth`, a string or member
+ * name longer than `limits.maxStringLength` (UTF-16 code units; absent: no bound) and
+ * everything else `parseJson` refuses.
  *
  * @param bytes - the bytes read.
- * @param limits - only `maxDepth` is used.
+ * @param limits - `maxDepth`, `maxStringLength` and `lineColumn` are used.
  * @returns the value, or a {@link Refusal} coded `json-syntax:<JsonSyntaxError code>`.
  * @see ../json/parse.ts
  */
 export function parseAct(
   bytes: Uint8Array,
-  limits: Pick<VerificationLimits, "maxDepth" | "lineColumn">,
+  limits: Pick<VerificationLimits, "maxDepth" | "lineColumn"> & { readonly maxStringLength?: number },
 ): Verification<unknown> {
   try {
-    return { ok: true, value: parseJson(bytes, { maxDepth: limits.maxDepth }) };
+    return {
+      ok: true,
+      value: parseJson(bytes, { maxDepth: limits.maxDepth, maxStringLength: limits.maxStringLength ?? Infinity }),
+    };
   } catch (error) {
     if (error instanceof JsonSyntaxError) {
       return refuse(`json-syntax:${error.code}`, limits.lineColumn === true ? error.messageIn(bytes) : error.message);
@@ -220,13 +237,13 @@ export function validateAct<Act>(value: unknown, form: CompiledForm<Act>): Verif
  *
  * @param bytes - the act's bytes.
  * @param form - the compiled form.
- * @param limits - only `maxDepth` is used.
+ * @param limits - as for {@link parseAct}.
  * @returns the valid act, or the first stage's {@link Refusal}.
  */
 export function verifyBytes<Act>(
   bytes: Uint8Array,
   form: CompiledForm<Act>,
-  limits: Pick<VerificationLimits, "maxDepth" | "lineColumn">,
+  limits: Pick<VerificationLimits, "maxDepth" | "lineColumn"> & { readonly maxStringLength?: number },
 ): Verification<Act> {
   const parsed = parseAct(bytes, limits);
   return parsed.ok ? validateAct(parsed.value, form) : parsed;
@@ -282,6 +299,13 @@ function onlyCodings(field: string | null, only: string): boolean {
 function limit(who: string, name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new RangeError(`${who}: ${name} must be a non-negative safe integer, got ${value}`);
+  }
+  return value;
+}
+
+function lengthLimit(who: string, value: number): number {
+  if (value !== Infinity && !(Number.isSafeInteger(value) && value >= 0)) {
+    throw new RangeError(`${who}: maxStringLength must be a non-negative safe integer or Infinity, got ${value}`);
   }
   return value;
 }

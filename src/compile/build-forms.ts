@@ -16,7 +16,7 @@ import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { parseJson } from "../json/parse.ts";
 import type { Finding } from "../lint/finding.ts";
 import { ACT_TYPE_NAME, generateActType } from "./act-type.ts";
-import { admittedDepth, compileForm } from "./compile-form.ts";
+import { admittedDepth, admittedStringLength, compileForm } from "./compile-form.ts";
 import { FormError } from "./form-error.ts";
 import { checkMetaSchema } from "./meta-schema.ts";
 import { buildArrivalPage } from "./page.ts";
@@ -68,6 +68,8 @@ export interface BuiltForm {
   /** UTF-8 bytes of the arrival document served on GET. */
   readonly arrivalBytes: number;
   readonly maxDepth: number | null;
+  /** The longest string a valid act can hold, in UTF-16 code units (`admittedStringLength`), or null. */
+  readonly maxStringLength: number | null;
   /**
    * Why the generated `Act` type is `unknown` rather than the form's type (the type generator
    * could not take the form), or `null` when it is the form's type. The validator is exact
@@ -175,12 +177,16 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
   }
   let validatorSource: string;
   let maxDepth: number | null;
+  let maxStringLength: number | null;
   try {
     validatorSource = compileForm(arrival.s, { source: file });
     // The parser may go one level deeper than any valid act, so that an act one level too
     // deep is still parsed and then refused by the form, not by the parser's limit.
     const depth = admittedDepth(arrival.s);
     maxDepth = depth === null ? null : depth + 1;
+    // Already loose (a code point counts as two code units), so no margin is added: a string
+    // past the form's maxLength but within this is still parsed and then refused by the form.
+    maxStringLength = admittedStringLength(arrival.s);
   } catch (error) {
     if (error instanceof FormError) throw new FormFileError(file, `/s${error.pointer}`, error.message);
     throw error;
@@ -206,6 +212,7 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
     `  validate,`,
     `  lastFailure,`,
     `  maxDepth: ${maxDepth === null ? "null" : String(maxDepth)},`,
+    `  maxStringLength: ${maxStringLength === null ? "null" : String(maxStringLength)},`,
     `};`,
     "",
   ].join("\n");
@@ -226,6 +233,7 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
     module: relative(root, join(outDir, `${name}.js`)),
     arrivalBytes: new TextEncoder().encode(arrivalText).length,
     maxDepth,
+    maxStringLength,
     typeFallback: actType.fallback,
   };
   return {

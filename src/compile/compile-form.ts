@@ -53,3 +53,4 @@ export function compileForm(schema: unknown, options: CompileFormOptions = {}): 
 }
 
 export { admittedDepth } from "./admitted-depth.ts";
+export { admittedStringLength } from "./admitted-string-length.ts";

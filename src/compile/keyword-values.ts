@@ -99,3 +99,17 @@ export function valueDepth(value: unknown): number {
   for (const member of Object.values(value)) deepest = Math.max(deepest, valueDepth(member));
   return deepest + 1;
 }
+
+/**
+ * The longest string in a JSON value, in UTF-16 code units: a string itself, any string item or
+ * member value, any member name, at any depth; 0 for a value without strings.
+ */
+export function valueStringLength(value: unknown): number {
+  if (typeof value === "string") return value.length;
+  if (typeof value !== "object" || value === null) return 0;
+  let longest = 0;
+  for (const [name, member] of Object.entries(value)) {
+    longest = Math.max(longest, Array.isArray(value) ? 0 : name.length, valueStringLength(member));
+  }
+  return longest;
+}

@@ -78,19 +78,41 @@ export interface Keyword {
    */
   readonly widening?: string;
   /**
-   * For `admittedDepth`: an upper bound on the container depth (a scalar is 0, `[]` is 1) of
-   * any instance the keyword admits by itself (`const`, `enum`, unions, `$ref`, `if`); the
-   * node's bound is the least of these and of its type and container keywords'.
+   * For `admittedDepth` and `admittedStringLength` alike (src/compile/admitted-bound.ts): an
+   * upper bound on the measure of any instance the keyword admits, from the bounds of its
+   * subschemas only, so that one rule serves every measure (`allOf` the least of its
+   * branches, `anyOf` the greatest, `$ref` its target's, `if` the looser of its two cases).
+   * The node's bound is the least of these, of the measure's hooks and of its structure's.
    */
-  depth?(context: DepthContext): number;
+  bound?(context: BoundContext): number;
+  /**
+   * For `admittedDepth`: an upper bound on the container depth (a scalar is 0, `[]` is 1) of
+   * any instance the keyword admits by its own value (`const`, `enum`).
+   */
+  depth?(context: BoundContext): number;
+  /**
+   * For `admittedStringLength`: an upper bound, in UTF-16 code units, on the strings the
+   * keyword admits by its own value; what it bounds follows {@link instance}: for `"any"`
+   * every string value and member name in the instance (`const`, `enum`), for `"string"` the
+   * string instance (`maxLength`), for `"object"` the instance's member names (`propertyNames`).
+   */
+  stringLength?(context: BoundContext): number;
 }
 
-/** What a keyword's `depth` may read: its node, its value, and the bound of any subschema. */
-export interface DepthContext {
+/**
+ * What a keyword's `bound`, `depth` and `stringLength` may read: its node, its value, and the
+ * bound of any subschema. Bounds are −∞ when nothing is valid and +∞ when unbounded.
+ */
+export interface BoundContext {
   readonly node: Readonly<Record<string, unknown>>;
   readonly value: unknown;
-  /** The bound of the subschema at these tokens below the node (`of("if")`, `of("anyOf", 1)`). */
+  /** The bound, by the measure at hand, of the subschema at these tokens below the node (`of("anyOf", 1)`). */
   of(...tokens: Array<string | number>): number;
-  /** The bound of the node's `$ref` target. */
+  /** The bound, by the measure at hand, of the node's `$ref` target. */
   target(): number;
+  /**
+   * The length, in UTF-16 code units, of the longest string instance (the instance itself, not
+   * a member of it) the subschema at these tokens admits; −∞ when it admits no string.
+   */
+  stringOf(...tokens: Array<string | number>): number;
 }

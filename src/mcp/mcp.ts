@@ -184,7 +184,7 @@ export function mcp<E extends Env = Env>(
 ): Handler<E> {
   const tools = prepareTools(addresses);
   const { maxBytes } = verificationLimits(
-    { maxDepth: null },
+    { maxDepth: null, maxStringLength: null },
     { maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES },
     "mcp()",
   );
@@ -360,7 +360,10 @@ export function mcp<E extends Env = Env>(
       log(c, started, endpointName, status, received.code, null);
       return json(status, errorText(null, { code: INVALID_REQUEST, message: messageFor(status) }), origin);
     }
-    const parsed = parseAct(received.value, { maxDepth, lineColumn: development });
+    // No string bound here: the parser reads the whole JSON-RPC envelope, whose other strings
+    // (`method`, `id`, `_meta`, the arguments of a tool with an open form, other methods'
+    // params) no tool form bounds; the tool's form still refuses an over-long argument string.
+    const parsed = parseAct(received.value, { maxDepth, maxStringLength: Infinity, lineColumn: development });
     if (!parsed.ok) {
       reject(request, parsed.code, parsed.reason);
       log(c, started, endpointName, 400, parsed.code, received.value.byteLength);

@@ -5,6 +5,7 @@
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { form } from "../../examples/pages/generated/page.js";
+import type { ActLogEntry } from "../../src/address/act-log.ts";
 import { invalid, valid } from "./fixtures.ts";
 import {
   capturingErrors,
@@ -407,6 +408,29 @@ describe("V2 strict parsing of LLM-written bodies", () => {
     await expectRejected(h, await h.post(beyond), "json-syntax:depth-exceeded");
   });
 
+  it("V2 a string past the form's own bound is rejected by the parser (string-too-long), not the validator", async () => {
+    // The longest string of a valid page: a span's text or href, maxLength 1999, 2·1999 code units.
+    expect(form.maxStringLength).toBe(3998);
+    const entries: ActLogEntry[] = [];
+    const h = harness({ onLog: (entry) => entries.push(entry) });
+    // At the bound the parser lets the title through and the validator rejects it (maxLength 200): the control.
+    const within = await expectRejected(h, await h.post(minimal("A".repeat(3998))), "schema");
+    expect(within.reason).toBe("/properties/title/maxLength");
+    const hostile = await expectRejected(h, await h.post(minimal("A".repeat(900_000))), "json-syntax:string-too-long");
+    expect(hostile.reason).toMatch(/at byte 9$/); // the opening quote of the title
+    expect(entries.map((entry) => [entry.status, entry.code])).toEqual([
+      [204, "schema"],
+      [204, "json-syntax:string-too-long"],
+    ]);
+    // A member name is bounded too: the page's names are closed, all shorter than 3998.
+    const name = `{"${"k".repeat(3999)}":1,${minimal("A").slice(1)}`;
+    await expectRejected(h, await h.post(name), "json-syntax:string-too-long");
+    // maxStringLength: Infinity leaves the string to the validator.
+    const open = harness({ maxStringLength: Infinity });
+    await expectRejected(open, await open.post(minimal("A".repeat(900_000))), "schema");
+    expect(() => harness({ maxStringLength: -1 })).toThrow(/maxStringLength/);
+  });
+
   it("V2 the deepest valid page (lists nested three deep) fits the default maxDepth", async () => {
     const span = { text: "x", marks: ["bold"] };
     const list = (depth: number): unknown => ({
@@ -501,7 +525,8 @@ describe("V3 validation uses the very form GET publishes", () => {
     [
       "a span of 2000 code points",
       withSpan({ text: "😀".repeat(1999) }),
-      withSpan({ text: "😀".repeat(2000) }),
+      // 2000 code points in 3998 UTF-16 code units: within the parser's bound, so the validator decides.
+      withSpan({ text: `${"😀".repeat(1998)}ab` }),
       "/$defs/block/anyOf",
     ],
     ["an empty title", minimal("A"), minimal(""), "/properties/title/minLength"],

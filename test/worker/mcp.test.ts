@@ -222,6 +222,20 @@ describe("mcp(): tools/call through the verification core", () => {
     expect(d.acts).toEqual([]);
   });
 
+  it("V2: the MCP door parses with no string bound: an argument past the form's bound is refused by the form", async () => {
+    const d = door();
+    // Past feedback's own bound (its comment's maxLength 1999 is 3998 code units), which the
+    // HTTP door gives its parser; the envelope's strings are bounded by no form, so this one is not.
+    const comment = "x".repeat(forms.feedback.maxStringLength! + 1);
+    const { body } = await d.rpc("tools/call", { name: "feedback", arguments: { rating: 4, topic: "other", comment } });
+    expect(body.result.isError).toBe(true);
+    expect(d.acts).toEqual([]);
+    expect(d.rejections.map((r) => [r.code, r.reason])).toEqual([["schema", "/properties/comment/maxLength"]]);
+    // Control: within maxLength the same call acts.
+    await d.rpc("tools/call", { name: "feedback", arguments: { rating: 4, topic: "other", comment: "fine" } });
+    expect(d.acts).toHaveLength(1);
+  });
+
   it("X3: development mode names the code and the failing keyword", async () => {
     const d = door({ development: true });
     const { body } = await d.rpc("tools/call", { name: "feedback", arguments: { rating: 6, topic: "other" } });

@@ -23,13 +23,26 @@ const post = (body: BodyInit, headers: Record<string, string> = {}) =>
   new Request("http://address.test/feedback", { method: "POST", body, headers });
 
 describe("verification core", () => {
-  it("verificationLimits: the form's depth bound and 1 MiB by default; bad limits throw", () => {
-    expect(limits).toEqual({ maxBytes: 1_048_576, maxDepth: form.maxDepth, bodyDeadlineMs: 5_000 });
-    expect(verificationLimits(form, { maxBytes: 10, maxDepth: 3, bodyDeadlineMs: 100 })).toEqual({
+  it("verificationLimits: the form's depth and string bounds and 1 MiB by default; bad limits throw", () => {
+    expect(limits).toEqual({
+      maxBytes: 1_048_576,
+      maxDepth: form.maxDepth,
+      maxStringLength: form.maxStringLength,
+      bodyDeadlineMs: 5_000,
+    });
+    expect(form.maxStringLength).toBeTypeOf("number");
+    expect(verificationLimits(form, { maxBytes: 10, maxDepth: 3, maxStringLength: 7, bodyDeadlineMs: 100 })).toEqual({
       maxBytes: 10,
       maxDepth: 3,
+      maxStringLength: 7,
       bodyDeadlineMs: 100,
     });
+    // A form that bounds no string, or a module built before the bound existed: no string limit.
+    expect(verificationLimits({ maxDepth: null, maxStringLength: null }).maxStringLength).toBe(Infinity);
+    expect(verificationLimits({ maxDepth: null } as typeof form).maxStringLength).toBe(Infinity);
+    expect(verificationLimits(form, { maxStringLength: Infinity }).maxStringLength).toBe(Infinity);
+    expect(() => verificationLimits(form, { maxStringLength: 2.5 })).toThrow(/maxStringLength/);
+    expect(() => verificationLimits(form, { maxStringLength: Number.NaN })).toThrow(RangeError);
     expect(() => verificationLimits(form, { bodyDeadlineMs: 0 })).toThrow(/bodyDeadlineMs/);
     expect(() => verificationLimits(form, { maxBytes: -1 }, "mcp()")).toThrow(/^mcp\(\): maxBytes/);
     expect(() => verificationLimits(form, { maxDepth: 1.5 })).toThrow(RangeError);
@@ -58,6 +71,22 @@ describe("verification core", () => {
       code: "json-syntax:duplicate-name",
     });
     expect(parseAct(bytes(`${valid} x`), limits)).toMatchObject({ ok: false, code: "json-syntax:trailing-bytes" });
+  });
+
+  it("V2: parseAct refuses a string or member name past maxStringLength; at it, and without it, the value parses", () => {
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    const topic = (text: string) => bytes(`{"rating":4,"topic":${JSON.stringify(text)}}`);
+    const bounds = { maxDepth: 2, maxStringLength: 6 }; // "rating" is 6 code units
+    expect(parseAct(topic("abcdef"), bounds).ok).toBe(true);
+    expect(parseAct(topic("abcdefg"), bounds)).toMatchObject({ ok: false, code: "json-syntax:string-too-long" });
+    expect(parseAct(bytes('{"rating":4,"topic_7":"a"}'), bounds)).toMatchObject({
+      code: "json-syntax:string-too-long",
+    });
+    expect(parseAct(topic("abcdefg"), { maxDepth: 2 }).ok).toBe(true);
+    // The feedback form: a topic from its enum, a comment of at most 1999 code points.
+    expect(parseAct(topic("x".repeat(form.maxStringLength! + 1)), limits)).toMatchObject({
+      code: "json-syntax:string-too-long",
+    });
   });
 
   it("V3: validateAct refuses with the failing keyword's pointer; a valid value passes", () => {

@@ -11,7 +11,7 @@ import { expectString } from "../keyword-values.ts";
 export const $ref: Keyword = {
   name: "$ref",
   instance: "any",
-  depth: ({ target }) => target(),
+  bound: ({ target }) => target(),
   check: expectString,
   emit({ pointer, data, body, compiler }) {
     compiler.reference(compiler.document.refTarget(pointer), data, body);

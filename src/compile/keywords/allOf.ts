@@ -10,7 +10,7 @@ import { childPointer } from "../pointer.ts";
 export const allOf: Keyword = {
   name: "allOf",
   instance: "any",
-  depth: ({ value, of }) =>
+  bound: ({ value, of }) =>
     (value as unknown[]).reduce<number>((shallowest, _, index) => Math.min(shallowest, of("allOf", index)), Infinity),
   widening: "several decoders merge or drop allOf branches; a validator that skips one accepts what it excludes",
   check: expectSchemaList,

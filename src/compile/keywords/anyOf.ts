@@ -11,7 +11,7 @@ import { join, js } from "../safe-format.ts";
 export const anyOf: Keyword = {
   name: "anyOf",
   instance: "any",
-  depth: ({ value, of }) =>
+  bound: ({ value, of }) =>
     (value as unknown[]).reduce<number>((deepest, _, index) => Math.max(deepest, of("anyOf", index)), -Infinity),
   check: expectSchemaList,
   subschemas: list,

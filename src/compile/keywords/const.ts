@@ -4,13 +4,14 @@
  * @module
  */
 import type { Keyword } from "../keyword.ts";
-import { expectJson, valueDepth } from "../keyword-values.ts";
+import { expectJson, valueDepth, valueStringLength } from "../keyword-values.ts";
 import { js } from "../safe-format.ts";
 
 export const $const: Keyword = {
   name: "const",
   instance: "any",
   depth: ({ value }) => valueDepth(value),
+  stringLength: ({ value }) => valueStringLength(value),
   check: expectJson,
   emit({ value, at, data, body, compiler }) {
     if (typeof value !== "object" || value === null) {

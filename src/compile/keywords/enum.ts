@@ -4,7 +4,7 @@
  * @module
  */
 import type { Keyword } from "../keyword.ts";
-import { expectJson, refuseValue, valueDepth } from "../keyword-values.ts";
+import { expectJson, refuseValue, valueDepth, valueStringLength } from "../keyword-values.ts";
 import { type Code, join, js } from "../safe-format.ts";
 
 /** Up to this many primitive members, `enum` is a chain of `===`; above it, a `Set`. */
@@ -15,6 +15,8 @@ export const $enum: Keyword = {
   instance: "any",
   depth: ({ value }) =>
     (value as unknown[]).reduce<number>((deepest, member) => Math.max(deepest, valueDepth(member)), -Infinity),
+  stringLength: ({ value }) =>
+    (value as unknown[]).reduce<number>((longest, member) => Math.max(longest, valueStringLength(member)), -Infinity),
   check(value, at) {
     if (!Array.isArray(value)) refuseValue(at, "must be an array");
     expectJson(value, at);

@@ -12,7 +12,7 @@ import { js } from "../safe-format.ts";
 export const $if: Keyword = {
   name: "if",
   instance: "any",
-  depth({ node, of }) {
+  bound({ node, of }) {
     const then = Object.hasOwn(node, "then") ? Math.min(of("if"), of("then")) : Infinity;
     const otherwise = Object.hasOwn(node, "else") ? of("else") : Infinity;
     return Math.max(then, otherwise);

@@ -10,6 +10,8 @@ import { js } from "../safe-format.ts";
 export const maxLength: Keyword = {
   name: "maxLength",
   instance: "string",
+  // A code point is one or two UTF-16 code units (RFC 8259 §7), so L code points are at most 2·L units.
+  stringLength: ({ value }) => 2 * (value as number),
   check: expectCount,
   emit({ value, at, data, body, compiler }) {
     // A string has between length / 2 and length code points (a surrogate pair is two code

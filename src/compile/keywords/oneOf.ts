@@ -11,7 +11,7 @@ import { js } from "../safe-format.ts";
 export const oneOf: Keyword = {
   name: "oneOf",
   instance: "any",
-  depth: ({ value, of }) =>
+  bound: ({ value, of }) =>
     (value as unknown[]).reduce<number>((deepest, _, index) => Math.max(deepest, of("oneOf", index)), -Infinity),
   check: expectSchemaList,
   subschemas: list,

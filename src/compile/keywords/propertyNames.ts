@@ -11,6 +11,8 @@ import { emitMemberLoop } from "./member-loop.ts";
 export const propertyNames: Keyword = {
   name: "propertyNames",
   instance: "object",
+  // Every member name is a string instance valid against the subschema.
+  stringLength: ({ stringOf }) => stringOf("propertyNames"),
   widening: "a validator that skips propertyNames accepts any member name",
   check: expectSchema,
   subschemas: one,

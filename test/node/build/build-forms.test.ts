@@ -43,7 +43,8 @@ describe("buildForms", () => {
   it("V3 serves on GET the same s that the generated validator enforces", async () => {
     const root = await project({ "greeting.json": arrival(greeting) });
     const [built] = await buildForms({ root, outDir: "out" });
-    expect(built).toMatchObject({ name: "greeting", file: "forms/greeting.json", maxDepth: 2 });
+    // maxLength 5 is at most 10 UTF-16 code units; the only name, "text", is shorter.
+    expect(built).toMatchObject({ name: "greeting", file: "forms/greeting.json", maxDepth: 2, maxStringLength: 10 });
     const validator = await import(pathToFileURL(join(root, "out", "greeting.validate.js")).href);
     expect(built?.module).toBe("out/greeting.js");
     const module = await readFile(join(root, "out", "greeting.js"), "utf8");
@@ -62,6 +63,7 @@ describe("buildForms", () => {
     const { form } = await import(pathToFileURL(join(root, "out", "greeting.js")).href);
     expect(form.validate({ text: "hello" })).toBe(true);
     expect(form.name).toBe("greeting");
+    expect(form.maxStringLength).toBe(10);
   });
 
   it("A2 refuses a form file that is not an arrival document {p, m, s}", async () => {

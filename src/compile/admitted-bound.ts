@@ -1,0 +1,154 @@
+/**
+ * The one traversal behind `admittedDepth` and `admittedStringLength`: an upper bound on a
+ * measure of every instance valid against a form, computed from the schema alone.
+ *
+ * A {@link Measure} says what the node's own structure (its `type`, items and members) gives;
+ * the keywords add their part through their hooks (src/compile/keyword.ts): `bound`, the same
+ * rule for every measure (`allOf` the least of its branches, `anyOf` the greatest, `$ref` its
+ * target's), and the measure's own hook (`depth`, `stringLength`). A node's bound is the least
+ * of its structure's and of its keywords'. A reference cycle is unbounded unless the node
+ * itself bounds it.
+ *
+ * Bounds are numbers: −∞ when the schema admits nothing, +∞ when nothing bounds the measure.
+ *
+ * @module
+ */
+import { isJsonObject } from "../json/is-json-object.ts";
+import type { FormDocument } from "./document.ts";
+import type { BoundContext, InstanceType, Keyword } from "./keyword.ts";
+import { childPointer } from "./pointer.ts";
+import { vocabulary } from "./vocabulary.ts";
+
+/** A schema object, as the traversal reads it. */
+export type SchemaNode = Readonly<Record<string, unknown>>;
+
+/** What a measure's {@link Measure.own} may read besides the node. */
+export interface OwnContext {
+  /** The bound of the subschema at these tokens below the node. */
+  of(...tokens: Array<string | number>): number;
+  /**
+   * The least bound the node's present keywords of this instance type give through the
+   * measure's hook (`maxLength` for `"string"`, `propertyNames` for `"object"`); +∞ for none.
+   */
+  keywords(instance: Exclude<InstanceType, "any">): number;
+  /** The greatest bound of any item the node admits in an array; 0 when it admits only `[]`. */
+  items(): number;
+  /** The greatest bound of any member value the node admits in an object; 0 when only `{}`. */
+  memberValues(): number;
+}
+
+/** One quantity of an instance that {@link AdmittedBound} bounds from above. */
+export interface Measure {
+  /** The keyword hook that holds a keyword's own part of this measure. */
+  readonly hook: "depth" | "stringLength";
+  /** The bound that the node's `type` and structure give (before its keywords' hooks). */
+  own(node: SchemaNode, context: OwnContext): number;
+}
+
+/** The instance types a node admits: its `type` (with `integer` as is), or all of them. */
+export function admittedTypes(node: SchemaNode): ReadonlyArray<string> {
+  if (node.type === undefined) return ["null", "boolean", "number", "integer", "string", "array", "object"];
+  return ([] as string[]).concat(node.type as string | string[]);
+}
+
+/** Whether an object the node admits can have no member at all. */
+export function admitsNoMember(node: SchemaNode): boolean {
+  return node.maxProperties === 0 || node.propertyNames === false;
+}
+
+/**
+ * The length, in UTF-16 code units, of string instances: the measure member names are
+ * bounded by (a `propertyNames` schema is applied to names). −∞ when the node admits no
+ * string. Keywords of instance `"any"` bound it by the longest string anywhere in the values
+ * they admit, at least as long as any one of those values that is a string.
+ */
+export const stringInstanceLength: Measure = {
+  hook: "stringLength",
+  own: (node, { keywords }) => (admittedTypes(node).includes("string") ? keywords("string") : -Infinity),
+};
+
+/** The memoised traversal of one document for one measure. */
+export class AdmittedBound {
+  readonly #document: FormDocument;
+  readonly #measure: Measure;
+  readonly #active = new Set<string>();
+  readonly #memo = new Map<string, number>();
+  #strings: AdmittedBound | undefined;
+
+  constructor(document: FormDocument, measure: Measure) {
+    this.#document = document;
+    this.#measure = measure;
+  }
+
+  /** The bound of the schema at `pointer`: −∞ when nothing is valid, +∞ when unbounded. */
+  of(pointer: string): number {
+    const known = this.#memo.get(pointer);
+    if (known !== undefined) return known;
+    if (this.#active.has(pointer)) return Infinity; // a reference cycle: no bound from the schema
+    this.#active.add(pointer);
+    const bound = this.#compute(pointer);
+    this.#active.delete(pointer);
+    this.#memo.set(pointer, bound);
+    return bound;
+  }
+
+  #compute(pointer: string): number {
+    const node = this.#document.node(pointer);
+    if (node === true) return Infinity;
+    if (!isJsonObject(node)) return -Infinity;
+    const present = vocabulary.filter((keyword) => Object.hasOwn(node, keyword.name));
+    const of = (...tokens: Array<string | number>): number => this.of(childPointer(pointer, ...tokens));
+    const context = (keyword: Keyword): BoundContext => ({
+      node,
+      value: node[keyword.name],
+      of,
+      target: () => this.of(this.#document.refTarget(pointer)),
+      stringOf: (...tokens) => this.#stringInstances().of(childPointer(pointer, ...tokens)),
+    });
+    const hook = this.#measure.hook;
+    let bound = this.#measure.own(node, {
+      of,
+      keywords: (instance) =>
+        present.reduce(
+          (least, keyword) =>
+            keyword.instance === instance && keyword[hook] !== undefined
+              ? Math.min(least, keyword[hook](context(keyword)))
+              : least,
+          Infinity,
+        ),
+      items: () => this.#items(node, of),
+      memberValues: () => this.#memberValues(node, of),
+    });
+    // The keywords that bound the whole instance by themselves (each keyword file says how).
+    for (const keyword of present) {
+      if (keyword.bound !== undefined) bound = Math.min(bound, keyword.bound(context(keyword)));
+      const own = keyword[hook];
+      if (own !== undefined && keyword.instance === "any") bound = Math.min(bound, own(context(keyword)));
+    }
+    return bound;
+  }
+
+  #stringInstances(): AdmittedBound {
+    if (this.#measure === stringInstanceLength) return this;
+    this.#strings ??= new AdmittedBound(this.#document, stringInstanceLength);
+    return this.#strings;
+  }
+
+  #items(node: SchemaNode, of: OwnContext["of"]): number {
+    const max = typeof node.maxItems === "number" ? node.maxItems : Infinity;
+    const prefix = Array.isArray(node.prefixItems) ? node.prefixItems.length : 0;
+    let bound = 0; // an empty array
+    for (let i = 0; i < Math.min(prefix, max); i++) bound = Math.max(bound, of("prefixItems", i));
+    if (max > prefix) bound = Math.max(bound, Object.hasOwn(node, "items") ? of("items") : Infinity);
+    return bound;
+  }
+
+  #memberValues(node: SchemaNode, of: OwnContext["of"]): number {
+    if (admitsNoMember(node)) return 0;
+    let bound = 0; // an empty object
+    for (const name of ["properties", "patternProperties"]) {
+      for (const key of Object.keys((node[name] ?? {}) as object)) bound = Math.max(bound, of(name, key));
+    }
+    return Math.max(bound, Object.hasOwn(node, "additionalProperties") ? of("additionalProperties") : Infinity);
+  }
+}
