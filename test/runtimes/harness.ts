@@ -51,7 +51,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-function command(
+export function command(
   name: RuntimeName,
   port: number,
   scratch: string,

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, root } from "./harness.ts";
+import { command, freePort, root } from "./harness.ts";
 
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
 const asRoot = process.getuid?.() === 0;
@@ -39,24 +39,8 @@ async function start(
   env: Record<string, string>,
   { unprivileged = false, scratch = "" } = {},
 ): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
-  const [file, args] =
-    runtime === "node"
-      ? [process.execPath, ["examples/pages/node.ts"]]
-      : runtime === "bun"
-        ? [bin("bun"), ["run", "examples/pages/bun.ts"]]
-        : [
-            bin("deno"),
-            [
-              "run",
-              "--unstable-kv",
-              "--node-modules-dir=manual",
-              "--allow-net=127.0.0.1",
-              "--allow-env",
-              "--allow-read",
-              "--allow-write",
-              "examples/pages/deno.ts",
-            ],
-          ];
+  // The harness's own command line for the entry; its store settings are replaced by `env`.
+  const { file, args } = command(runtime, 0, scratch || tmpdir(), env.DENO_KV_PATH);
   const child = spawn(file, args, {
     cwd: root,
     env: {

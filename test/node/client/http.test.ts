@@ -84,15 +84,20 @@ describe("exchange: Expect: 100-continue for a body a server may refuse from its
     expect(raw.requests[0]!.bodyBytes).toBeGreaterThan(0);
   });
 
+  /** Answers 204 once the whole body has arrived (a server that wants the body before answering). */
+  function answerOnceBodyArrived(socket: Socket, request: { readonly bodyBytes: number }): void {
+    const check = () => {
+      if (request.bodyBytes < BODY.byteLength) return;
+      socket.off("data", check);
+      socket.end("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n");
+    };
+    socket.on("data", check);
+    check();
+  }
+
   it("a server that wants the body (no 100, no answer) gets all of it after the wait, and its answer is read", async () => {
     const raw = await rawServer((socket, _head, request) => {
-      const check = () => {
-        if (request.bodyBytes < BODY.byteLength) return;
-        socket.off("data", check);
-        socket.end("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n");
-      };
-      socket.on("data", check);
-      check();
+      answerOnceBodyArrived(socket, request);
     });
     const started = Date.now();
     expect((await post(raw.url, 50)).status).toBe(204);
@@ -106,13 +111,7 @@ describe("exchange: Expect: 100-continue for a body a server may refuse from its
         socket.end("HTTP/1.1 417 Expectation Failed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
         return;
       }
-      const check = () => {
-        if (request.bodyBytes < BODY.byteLength) return;
-        socket.off("data", check);
-        socket.end("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n");
-      };
-      socket.on("data", check);
-      check();
+      answerOnceBodyArrived(socket, request);
     });
     expect((await post(raw.url, 1_000)).status).toBe(204);
     expect(raw.requests.map((request) => request.bodyBytes)).toEqual([0, BODY.byteLength]);
