@@ -51,6 +51,19 @@ export interface HostileReport {
   readonly survived: boolean;
   /** After the attack: a GET and a valid act answered 200. */
   readonly answersAfter: boolean;
+  /**
+   * How busy the server was, in CPU time ÷ wall time (1 = one core all the time), averaged over
+   * the clean and over the attack windows; `null` without /proc.
+   */
+  readonly serverBusy: WindowShares | null;
+  /** How busy the load's core was (`loadCore`), as a share of that core; `null` when not asked or without /proc. */
+  readonly loadBusy: WindowShares | null;
+}
+
+/** A share of one core, averaged over the clean windows and over the attack windows. */
+export interface WindowShares {
+  readonly clean: number;
+  readonly attack: number;
 }
 
 const page = new TextEncoder().encode(validPage);
@@ -254,6 +267,8 @@ export interface HostileOptions {
   readonly window?: number;
   /** The valid actor thread's nice value (see bench/hostile-actor.ts); none by default. */
   readonly actorPriority?: number;
+  /** The core the load runs on, whose busy share is reported (`loadBusy`); none by default. */
+  readonly loadCore?: number;
 }
 
 /** The part of each window left out of the latency samples, in ms: the one before it draining. */
@@ -272,7 +287,7 @@ const SETTLE_MS = 250;
  * sends one byte per 500 ms, no load to speak of) and is counted whole.
  */
 export async function hostileMix(server: Running, options: HostileOptions): Promise<HostileReport> {
-  const { seconds, attackers = 8, attackRate, slow = 4, actorPriority } = options;
+  const { seconds, attackers = 8, attackRate, slow = 4, actorPriority, loadCore } = options;
   const port = Number(new URL(server.url).port);
   const statuses: Record<string, Record<string, number>> = {};
   const record = (kind: string, status: number | null, error?: string) => {
@@ -353,11 +368,29 @@ export async function hostileMix(server: Running, options: HostileOptions): Prom
       } else await sleep(nextAttack(now) - now);
     }
   });
+  // CPU counters at every window boundary, for the busy shares.
+  const counters: { at: number; serverMs: number; load: CoreTicks | null }[] = [];
+  const countersTaken = (async () => {
+    if (!existsSync(`/proc/${server.pid}/stat`)) return;
+    for (let k = 0; k <= 2 * pairs; k++) {
+      await sleep(start + k * windowMs - Date.now());
+      counters.push({
+        at: Date.now(),
+        serverMs: cpuMs(server.pid),
+        load: loadCore === undefined ? null : coreTicks(loadCore),
+      });
+    }
+  })();
   const [samples] = await Promise.all([
     actor(port, end, (status) => record("valid act (clean and attack windows)", status), actorPriority),
     ...attackLoops,
     ...slowOnes,
+    countersTaken,
   ]);
+  const serverBusy = shares(counters, (a, b) => (b.serverMs - a.serverMs) / (b.at - a.at));
+  const loadBusy = counters.every((c) => c.load !== null)
+    ? shares(counters, (a, b) => (b.load!.busy - a.load!.busy) / Math.max(1, b.load!.total - a.load!.total))
+    : null;
   clearInterval(sampler);
   const cleanLatencies: number[] = [];
   const attackLatencies: number[] = [];
@@ -406,7 +439,44 @@ export async function hostileMix(server: Running, options: HostileOptions): Prom
     slowLongestMs,
     survived: alive,
     answersAfter: after.every((a) => a.status === 200),
+    serverBusy,
+    loadBusy,
   };
+}
+
+/** Ticks a core spent busy and in all, since boot (a `cpuN` line of /proc/stat). */
+interface CoreTicks {
+  readonly busy: number;
+  readonly total: number;
+}
+
+/** Core `core`'s ticks from /proc/stat (user nice system idle iowait irq softirq steal), or `null`. */
+function coreTicks(core: number): CoreTicks | null {
+  try {
+    const line = readFileSync("/proc/stat", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith(`cpu${core} `));
+    if (line === undefined) return null;
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+    const busy = user! + nice! + system! + irq! + softirq! + (steal ?? 0);
+    return { busy, total: busy + idle! + iowait! };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The mean of `share` over the even (clean) and the odd (attack) windows between successive
+ * `counters`; `null` when a window is missing.
+ */
+function shares<T>(counters: T[], share: (a: T, b: T) => number): WindowShares | null {
+  const clean: number[] = [];
+  const attack: number[] = [];
+  for (let k = 0; k + 1 < counters.length; k++)
+    (k % 2 === 1 ? attack : clean).push(share(counters[k]!, counters[k + 1]!));
+  if (clean.length === 0 || attack.length === 0) return null;
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return { clean: mean(clean), attack: mean(attack) };
 }
 
 /** CPU time (user + system) used so far by the process group `pid` leads (or by `pid` alone), in ms. */
