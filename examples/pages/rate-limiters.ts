@@ -7,6 +7,8 @@
  *
  * @module
  */
+// Types the library's modules imported by path, for `deno check` too (which reads no tsconfig).
+/// <reference types="./stores/rate-limiter-flexible.d.ts" />
 import type { Context } from "hono";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 // By path: the package's index also loads its cluster limiter, which no edge bundle can hold.

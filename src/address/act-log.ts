@@ -13,7 +13,8 @@ import type { RejectionCode } from "./rejection.ts";
  * - `host-not-allowed`, `origin-not-allowed`: `Host` or `Origin` not allowed (403, DNS-rebinding protection);
  * - `content-type`: a `Content-Type` other than `application/json` (415);
  * - `accept`: an `Accept` that admits no `application/json` (406);
- * - `method-not-allowed`: a method other than POST and OPTIONS (405; the door is stateless);
+ * - `method-not-allowed`: a method other than POST and OPTIONS (405; the door is stateless;
+ *   the HTTP door logs the same code for a method other than GET, HEAD, POST and OPTIONS);
  * - `batch`: a JSON array, a batch (400, JSON-RPC -32600);
  * - `invalid-request`: JSON that is not a JSON-RPC 2.0 message (400, -32600);
  * - `protocol-version`: a protocol version no revision speaks, or a `_meta` envelope missing
@@ -36,7 +37,7 @@ export type MessageRefusalCode =
 
 /**
  * Why a request was not acted on: a verification {@link RejectionCode} (answered 204), an MCP
- * {@link MessageRefusalCode}, or
+ * {@link MessageRefusalCode} (`method-not-allowed` on either door: 405 with `Allow`), or
  * - `rate-limited`: the client's limit was reached (429, `Retry-After`);
  * - `precondition-failed`: the act's `If-Match` names another form (412);
  * - `fault`: the act handler or a stage threw (500).
@@ -54,7 +55,7 @@ export interface ActLogEntry {
   /** The address's form name (`page`, `feedback`). */
   readonly address: string;
   readonly door: Door;
-  /** `POST` for an act (or the MCP tool call), `GET`/`HEAD` for an arrival. */
+  /** `POST` for an act (or the MCP tool call), `GET`/`HEAD` for an arrival, any other for a 405. */
   readonly method: string;
   /** The status answered. */
   readonly status: number;

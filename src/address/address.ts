@@ -86,8 +86,8 @@ export interface AddressOptions<Act, E extends Env = Env> {
    */
   readonly bodyDeadlineMs?: number;
   /**
-   * Called once per act (200), per rejected act (204), per refused request (429, 412) and per
-   * fault (500) with one structured entry: never the body or a value from it. Exceptions it
+   * Called once per act (200), per rejected act (204), per refused request (429, 412, and 405
+   * for a method the address does not answer) and per fault (500) with one structured entry: never the body or a value from it. Exceptions it
    * throws are logged and otherwise ignored. None by default; `(e) => console.log(formatActLog(e))`
    * writes JSON lines (Workers Logs and `wrangler tail` show them).
    */
@@ -297,6 +297,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
       case "OPTIONS":
         return new Response(null, { status: 204, headers: preflightHeaders });
       default:
+        log(c, Date.now(), 405, "method-not-allowed", null);
         return new Response(null, { status: 405, headers: notAllowedHeaders });
     }
   });

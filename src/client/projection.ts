@@ -11,6 +11,7 @@
  * @see ../../docs/client.md ("Projection")
  * @module
  */
+import { keywordOf, vocabulary } from "../compile/vocabulary.ts";
 import type { ClientWarning } from "./model.ts";
 
 /**
@@ -89,19 +90,13 @@ export interface Projection {
   readonly warnings: readonly ClientWarning[];
 }
 
-/** Keywords that only annotate: an actor ignoring them loses nothing, so that is not reported. */
-const ANNOTATIONS = new Set([
-  "title",
-  "description",
-  "$comment",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-  "$schema",
-  "$id",
-]);
+/**
+ * Keywords an actor may ignore at no loss, so that is not reported: those that constrain nothing
+ * by themselves (`inert` in their keyword file: the annotations, `$schema`, `$defs`, whose
+ * subschemas are projected and reported where they stand), but not the identifiers (`$id`,
+ * `$anchor`), which a `$ref` may resolve through.
+ */
+const QUIET = new Set(vocabulary.filter((keyword) => keyword.inert && !keyword.identifier).map(({ name }) => name));
 /** Keywords whose value is a map of names to subschemas. */
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
 /** Keywords whose value is one subschema. */
@@ -216,7 +211,9 @@ export function projectForm(schema: unknown, profile: ActorProfile): Projection 
         warn("dropped", pointer, keyword, c === "R" ? `refuses ${keyword}; dropped` : `mishandles ${keyword}; dropped`);
         continue;
       }
-      if (c === "I" && !ANNOTATIONS.has(keyword)) {
+      if (c === "I" && keywordOf(keyword)?.identifier) {
+        warn("ignored", pointer, keyword, `ignores ${keyword}; a $ref through it may not resolve`);
+      } else if (c === "I" && !QUIET.has(keyword)) {
         warn("ignored", pointer, keyword, `accepts ${keyword} without enforcing it`);
       }
       if (keyword === "format" && c === "L" && profile.formats && !profile.formats.includes(String(value))) {

@@ -73,6 +73,12 @@ export interface Keyword {
   /** Set on annotations and identifiers: the keyword constrains nothing by itself. */
   readonly inert?: true;
   /**
+   * Set on the identifiers a `$ref` resolves through (`$id`: the base URI; `$anchor`: a
+   * plain-name fragment), both indexed by the document walk: inert, yet an actor that ignores
+   * one may leave a `$ref` unresolved (JSON Schema 2020-12 Core §8.2.1, §8.2.2).
+   */
+  readonly identifier?: true;
+  /**
    * Set when a validator or actor that omits the keyword would accept more than the form says
    * (draft "Vocabulary", DESIGN.md F2): the reason, in words. Read by the form linter.
    */

@@ -263,6 +263,25 @@ describe("what the operator sees: one log entry per act and per rejection, never
     ]);
   });
 
+  it("logs a method the address does not answer as 405 method-not-allowed (the MCP door's code), body unread", async () => {
+    const s = serve();
+    const answers = [
+      await s.send({ method: "PUT", body: page, headers: { "gpt-actor": "model-x" } }),
+      await s.send({ method: "DELETE" }),
+    ];
+    expect(answers.map((a) => [a.status, a.headers.get("allow")])).toEqual([
+      [405, "GET, HEAD, POST, OPTIONS"],
+      [405, "GET, HEAD, POST, OPTIONS"],
+    ]);
+    expect(s.entries.map((e) => [e.door, e.address, e.method, e.status, e.code, e.bytes, e.actor])).toEqual([
+      ["http", "page", "PUT", 405, "method-not-allowed", null, "model-x"],
+      ["http", "page", "DELETE", 405, "method-not-allowed", null, null],
+    ]);
+    // The preflight is answered, not refused: no entry.
+    await s.send({ method: "OPTIONS" });
+    expect(s.entries).toHaveLength(2);
+  });
+
   it("an onLog hook that throws never changes the answer", async () => {
     const s = serve({
       onLog: () => {

@@ -15,6 +15,8 @@
  * @see https://docs.deno.com/deploy/kv/manual/transactions/
  * @module
  */
+// Types the library's modules imported by path, for `deno check` too (which reads no tsconfig).
+/// <reference types="./rate-limiter-flexible.d.ts" />
 import type { RateLimiterRes as Result } from "rate-limiter-flexible";
 import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes.js";
 import RateLimiterStoreAbstract from "rate-limiter-flexible/lib/RateLimiterStoreAbstract.js";
@@ -38,17 +40,20 @@ interface Window {
   readonly expire: number | null;
 }
 
-/** An entry read from Deno KV: its value and the versionstamp of its last write (`null`: absent). */
+/**
+ * What this limiter reads of an entry from Deno KV (`Deno.KvEntryMaybe`): its value and the
+ * versionstamp of its last write (`null`: absent). Not its key, which Deno types with every
+ * key part (`bigint`, `Uint8Array`…), wider than {@link DenoKvKey}.
+ */
 export interface RateLimitKvEntry {
-  readonly key: DenoKvKey;
   readonly value: unknown;
   readonly versionstamp: string | null;
 }
 
 /** The subset of an atomic operation on `Deno.Kv` this limiter uses. */
 export interface RateLimitKvAtomic {
-  /** Makes the commit fail unless the key still has `entry.versionstamp` (`null`: still absent). */
-  check(entry: Pick<RateLimitKvEntry, "key" | "versionstamp">): RateLimitKvAtomic;
+  /** Makes the commit fail unless `key` still has `versionstamp` (`null`: still absent). */
+  check(check: { readonly key: DenoKvKey; readonly versionstamp: string | null }): RateLimitKvAtomic;
   /** Writes `value`; Deno KV deletes it `expireIn` ms later. */
   set(key: DenoKvKey, value: unknown, options?: { expireIn?: number }): RateLimitKvAtomic;
   commit(): Promise<{ ok: boolean }>;
@@ -127,7 +132,7 @@ export class RateLimiterDenoKv extends RateLimiterStoreAbstract {
       const expireIn = next.expire === null ? undefined : Math.max(1, next.expire - now);
       const operation = this.#kv
         .atomic()
-        .check(entry)
+        .check({ key, versionstamp: entry.versionstamp })
         .set(key, next, expireIn === undefined ? undefined : { expireIn });
       try {
         if ((await operation.commit()).ok) return next;

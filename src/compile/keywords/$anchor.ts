@@ -10,6 +10,7 @@ export const $anchor: Keyword = {
   name: "$anchor",
   instance: "any",
   inert: true,
+  identifier: true,
   check(value, at) {
     expectString(value, at);
     if (!/^[A-Za-z_][-A-Za-z0-9._]*$/.test(value as string)) refuseValue(at, "must match ^[A-Za-z_][-A-Za-z0-9._]*$");

@@ -6,4 +6,4 @@
 import type { Keyword } from "../keyword.ts";
 import { expectString } from "../keyword-values.ts";
 
-export const $id: Keyword = { name: "$id", instance: "any", check: expectString, inert: true };
+export const $id: Keyword = { name: "$id", instance: "any", check: expectString, inert: true, identifier: true };

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { compileValidator } from "../../../src/client/form-validator.ts";
 import { profiles } from "../../../src/client/profiles.ts";
 import { type ActorProfile, projectForm } from "../../../src/client/projection.ts";
+import { vocabulary } from "../../../src/compile/vocabulary.ts";
 import { form, instance } from "../compile/arbitraries.ts";
 import { pageFile } from "./servers.ts";
 
@@ -101,6 +102,43 @@ describe("projection", () => {
     });
     expect(warnings.some((w) => w.type === "widened" && w.pointer === "/properties/t/minItems")).toBe(true);
     expect(warnings.some((w) => w.type === "other" && w.pointer === "/additionalProperties")).toBe(true);
+  });
+
+  it("an ignored annotation or $defs is not reported; an ignored $id or $anchor is (a $ref may resolve through it)", () => {
+    const ignoresAll: ActorProfile = { actor: "t", keywords: {}, unlisted: "I", source: "test" };
+    const annotations = {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      $comment: "c",
+      title: "t",
+      description: "d",
+      default: "x",
+      examples: ["x"],
+      deprecated: false,
+      readOnly: false,
+      writeOnly: false,
+    };
+    const form = {
+      $id: "https://example.com/form",
+      ...annotations,
+      $defs: { a: { $anchor: "a", type: "string" } },
+      $ref: "#a",
+    };
+    // Every inert keyword of the vocabulary is in the form above, so a new one must be placed here.
+    const inert = vocabulary.filter((keyword) => keyword.inert).map(({ name }) => name);
+    expect(inert.sort()).toEqual(
+      Object.keys(form)
+        .filter((name) => name !== "$ref")
+        .concat("$anchor")
+        .sort(),
+    );
+    const { schema, warnings } = projectForm(form, ignoresAll);
+    expect(schema).toEqual(form);
+    expect(warnings.map((w) => `${w.type} ${w.pointer}`).sort()).toEqual(
+      ["ignored /$id", "ignored /$defs/a/$anchor", "ignored /$defs/a/type", "ignored /$ref"].sort(),
+    );
+    expect(warnings.find((w) => w.keyword === "$anchor")?.message).toBe(
+      "t: ignores $anchor; a $ref through it may not resolve",
+    );
   });
 
   it("ollama: an unanchored pattern and bounds of 2000 or more are dropped (llama.cpp refuses them); anchored ones kept", () => {
