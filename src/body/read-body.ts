@@ -174,8 +174,9 @@ interface ReadAtLeast {
  * {@link PARSE_PADDING} more. Each read asks for one byte more than the declared bytes still
  * missing, so a longer body shows as one byte too many and is cancelled there (never more than
  * `declared + 1` bytes are kept); a body that ends short is rejected once it ends; after the
- * declared bytes, one more read must find the end. On workerd the declared bytes come in one
- * `readAtLeast` call instead of one read per 4 KiB chunk the default reader yields. The first
+ * declared bytes, one more read must find the end. On workerd the declared bytes and the end come
+ * in one `readAtLeast` call (asking for one byte more than declared, it returns fewer only at the
+ * stream's end) instead of one read per 4 KiB chunk the default reader yields and one for the end. The first
  * buffer is at most {@link FIRST_BUFFER} bytes, and doubles (up to the declared size) each time it is full:
  * a request that declares a large body and sends nothing holds no more than that. The zero
  * bytes after the body let `parseJson` use the buffer without copying it.
@@ -203,13 +204,13 @@ async function readDeclared(
       // Room for the declared bytes still missing and, once they fit, one more.
       const end = capacity < declared ? capacity : declared + 1;
       const view = new Uint8Array(buffer, received, end - received);
-      const missing = Math.min(declared, end) - received;
+      // With `readAtLeast`, the last read asks for the whole view, one byte past the declared
+      // ones: it gives fewer only when the stream ended, so a body that ends where it declared
+      // is known to have ended without one more read (a 1 KiB act on workerd: one read, not two).
+      const wanted = end - received;
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
-        result =
-          atLeast && missing > 0
-            ? await (reader as unknown as ReadAtLeast).readAtLeast(missing, view)
-            : await reader.read(view);
+        result = atLeast ? await (reader as unknown as ReadAtLeast).readAtLeast(wanted, view) : await reader.read(view);
       } catch (cause) {
         throw deadline.late ?? new BodyReadError("body-read", "the request body stream failed", { cause });
       }
@@ -224,7 +225,7 @@ async function readDeclared(
         cancel(reader, error);
         throw error;
       }
-      if (result.done) break;
+      if (result.done || (atLeast && value.byteLength < wanted)) break;
     }
   } finally {
     deadline.clear();

@@ -350,3 +350,27 @@ describe("readBody: the deadline for the whole body (slow and vanished clients)"
 });
 
 byteStreamSuite("workerd", { readAtLeast: true });
+
+describe("workerd: the reads a declared body costs", () => {
+  it("a body that ends where its Content-Length says is read in one readAtLeast call, with no read to find its end", async () => {
+    const prototype = ReadableStreamBYOBReader.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const calls: string[] = [];
+    const originals = { read: prototype.read!, readAtLeast: prototype.readAtLeast! };
+    for (const name of ["read", "readAtLeast"] as const) {
+      prototype[name] = function (this: unknown, ...args: unknown[]) {
+        calls.push(name);
+        return originals[name].apply(this, args);
+      };
+    }
+    let result: Uint8Array;
+    try {
+      result = await readBody(post(new Uint8Array(1024).fill(0x20), { "content-length": "1024" }), {
+        maxBytes: 2048,
+      });
+    } finally {
+      Object.assign(prototype, originals);
+    }
+    expect(result.byteLength).toBe(1024);
+    expect(calls).toEqual(["readAtLeast"]);
+  });
+});
