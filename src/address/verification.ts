@@ -170,7 +170,7 @@ export async function receiveAct(
  * body is cancelled, not awaited (a source's cancel may never settle; see `readBody`); a Node
  * message is left alone, since touching `request.body` would build the very stream the message
  * path avoids, and @hono/node-server drains a bounded rest of an unread message after the
- * answer and then closes the connection.
+ * answer (500 ms or 64 MiB at most; past either it closes the connection).
  *
  * @param request - the request whose body is not read.
  * @param message - on Node, the unread message `request` was made from (`nodeMessageOf`).
