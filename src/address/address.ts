@@ -108,7 +108,8 @@ const ALLOW = "GET, HEAD, POST, OPTIONS";
  *   `GPT-Actor` field (H1), answering 200 with its result as JSON (R1). Whatever the
  *   `Content-Type` says, every body goes through all three stages. Any failure is answered 204
  *   with no body and no hint (R2) and reported to `onReject`.
- * - OPTIONS answers the CORS preflight; any other method gets 405 with `Allow`.
+ * - OPTIONS answers the CORS preflight; any other method gets 405 with `Allow`, its body
+ *   (if any) unread and discarded, and then `Connection: close` (RFC 9112 §9.6).
  *
  * Nothing depends on cookies or on earlier requests (A5). The arrival is precomputed by
  * {@link prepareArrival} and every act is verified by {@link verifyAct}, the same core any
@@ -161,8 +162,9 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     "Cache-Control": "no-store",
     "Access-Control-Allow-Origin": "*",
   });
-  // A body left unread (refused before reading, or given up on) must not keep the connection:
-  // runtimes that would go on reading it (Bun) close it when the answer says so (RFC 9112 §9.6).
+  // A body left unread (refused before reading, sent with a method answered 405, or given up
+  // on) must not keep the connection: runtimes that would go on reading it (Bun) close it when
+  // the answer says so (RFC 9112 §9.6).
   // A body read whole keeps it: closing after every rejected act made valid acts sharing
   // connections with rejected ones reconnect (issue 16, under attack 0.43×). That an unread
   // body was refused early tells the actor nothing its own upload does not (the answer came
@@ -175,6 +177,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
   const emptyBodyHeaders = noContent(emptyHeaders);
   const unreadEmptyBodyHeaders = noContent(unreadHeaders);
   const notAllowedHeaders = noContent({ Allow: ALLOW, ...emptyHeaders });
+  const notAllowedUnreadHeaders = noContent({ Allow: ALLOW, ...unreadHeaders });
 
   /** Answers a request refused before its body was read: 429 with `Retry-After`, or 412. */
   function refuse(refused: Refused, unreadBody: boolean): Response {
@@ -296,9 +299,13 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
         return perform(c);
       case "OPTIONS":
         return new Response(null, { status: 204, headers: preflightHeaders });
-      default:
+      default: {
+        // A body the 405 leaves unread is discarded and closes the connection, as a refused act's.
+        const request = c.req.raw;
+        const unread = discardAct(request, nodeMessageOf(request, c.env));
         log(c, Date.now(), 405, "method-not-allowed", null);
-        return new Response(null, { status: 405, headers: notAllowedHeaders });
+        return new Response(null, { status: 405, headers: unread ? notAllowedUnreadHeaders : notAllowedHeaders });
+      }
     }
   });
   return app;
