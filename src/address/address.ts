@@ -108,7 +108,8 @@ const ALLOW = "GET, HEAD, POST, OPTIONS";
  *   `GPT-Actor` field (H1), answering 200 with its result as JSON (R1). Whatever the
  *   `Content-Type` says, every body goes through all three stages. Any failure is answered 204
  *   with no body and no hint (R2) and reported to `onReject`.
- * - OPTIONS answers the CORS preflight; any other method gets 405 with `Allow`.
+ * - OPTIONS answers the CORS preflight; any other method gets 405 with `Allow`, its body
+ *   (if any) unread and discarded, and then `Connection: close` (RFC 9112 §9.6).
  *
  * Nothing depends on cookies or on earlier requests (A5). The arrival is precomputed by
  * {@link prepareArrival} and every act is verified by {@link verifyAct}, the same core any
@@ -161,13 +162,14 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     "Cache-Control": "no-store",
     "Access-Control-Allow-Origin": "*",
   });
-  // A body left unread (refused before reading, or given up on) must not keep the connection:
-  // runtimes that would go on reading it (Bun's and Deno's own servers, workerd) close it when
-  // the answer says so (RFC 9112 §9.6). Not on a Node message (`nodeMessageOf`): there Node
-  // closes at once after an answer that says so, with the rest of the upload unread, and the
-  // reset that follows loses the answer (a Node client uploading 2 MiB got EPIPE instead of its
-  // 204 16–61 times in 100); without the field @hono/node-server drains a bounded rest (500 ms,
-  // 64 MiB) and then closes, a lingering close, and every answer arrived. A body read whole keeps it: closing after every rejected act made valid acts sharing
+  // A body left unread (refused before reading, sent with a method answered 405, or given up
+  // on) must not keep the connection: runtimes that would go on reading it (Bun's and Deno's own
+  // servers, workerd) close it when the answer says so (RFC 9112 §9.6). Not on a Node message
+  // (`nodeMessageOf`): there Node closes at once after an answer that says so, with the rest of
+  // the upload unread, and the reset that follows loses the answer (a Node client uploading
+  // 2 MiB got EPIPE instead of its 204 16–84 times in 100); without the field @hono/node-server
+  // drains a bounded rest (500 ms, 64 MiB) and then closes, a lingering close, and every answer
+  // arrived. A body read whole keeps it: closing after every rejected act made valid acts sharing
   // connections with rejected ones reconnect (issue 16, under attack 0.43×). That an unread
   // body was refused early tells the actor nothing its own upload does not (the answer came
   // before the body went out); parse and schema refusals, the ones about content, look alike (R2).
@@ -179,6 +181,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
   const emptyBodyHeaders = noContent(emptyHeaders);
   const unreadEmptyBodyHeaders = noContent(unreadHeaders);
   const notAllowedHeaders = noContent({ Allow: ALLOW, ...emptyHeaders });
+  const notAllowedUnreadHeaders = noContent({ Allow: ALLOW, ...unreadHeaders });
 
   /**
    * Answers a request refused before its body was read: 429 with `Retry-After`, or 412;
@@ -304,9 +307,14 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
         return perform(c);
       case "OPTIONS":
         return new Response(null, { status: 204, headers: preflightHeaders });
-      default:
+      default: {
+        // A body the 405 leaves unread is discarded, and closes the connection as a refused act's.
+        const request = c.req.raw;
+        const message = nodeMessageOf(request, c.env);
+        const closes = discardAct(request, message) && message === undefined;
         log(c, Date.now(), 405, "method-not-allowed", null);
-        return new Response(null, { status: 405, headers: notAllowedHeaders });
+        return new Response(null, { status: 405, headers: closes ? notAllowedUnreadHeaders : notAllowedHeaders });
+      }
     }
   });
   return app;

@@ -139,8 +139,22 @@ function describeLimit(limit: Limited): string {
   if (limit.notAtRoot) parts.push("below the root");
   return parts.join(", ");
 }
-/** Keywords that identify or reference subschemas: never dropped (a `$ref` would dangle). */
-const STRUCTURAL = new Set(["$ref", "$defs", "$anchor", "$id"]);
+/**
+ * Keywords that identify or reference subschemas: never dropped (a `$ref` would dangle). From
+ * the keyword files: the identifiers (`identifier`: `$id`, `$anchor`), the keywords whose
+ * subschemas apply nowhere but through a `$ref` (`subschemas` without `applies`: `$defs`), and
+ * `$ref` itself.
+ */
+const STRUCTURAL = new Set(
+  vocabulary
+    .filter(
+      (keyword) =>
+        keyword.identifier ||
+        (keyword.subschemas !== undefined && keyword.applies === undefined) ||
+        keyword.name === "$ref",
+    )
+    .map(({ name }) => name),
+);
 /**
  * Keywords whose meaning depends on a sibling: when the sibling is dropped, keeping them would
  * narrow (`items` would then apply from index 0, `additionalProperties` to every member).

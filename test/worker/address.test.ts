@@ -855,6 +855,41 @@ describe("methods", () => {
     });
   }
 
+  it("a 405 that leaves a body unread closes the connection, as a refused act's; one without a body keeps it (control)", async () => {
+    const h = harness();
+    const withBody = await h.fetch({ method: "PUT", body: recipe });
+    const without = await h.fetch({ method: "DELETE" });
+    const expected = [
+      ["access-control-allow-origin", "*"],
+      ["allow", "GET, HEAD, POST, OPTIONS"],
+      ["cache-control", "no-store"],
+      ["content-length", "0"],
+    ];
+    expect(without.status).toBe(405);
+    expect(fields(without)).toEqual(expected);
+    expect(withBody.status).toBe(405);
+    expect(fields(withBody)).toEqual([...expected.slice(0, 3), ["connection", "close"], expected[3]]);
+    expect((await withBody.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it("a 405 cancels the body it leaves unread (discardAct), never awaiting it", async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull() {
+        // Never enqueues: a body whose rest does not come.
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const h = harness();
+    const response = await h.fetch({ method: "PATCH", body, duplex: "half" } as RequestInit);
+    expect(response.status).toBe(405);
+    expect(response.headers.get("connection")).toBe("close");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(cancelled).toBe(true);
+  });
+
   it("address() refuses a bad maxBytes or maxDepth", () => {
     expect(() => harness({ maxBytes: -1 })).toThrow(RangeError);
     expect(() => harness({ maxDepth: 1.5 })).toThrow(RangeError);

@@ -35,7 +35,11 @@ function cellOutcome(cell: KeywordCell, value: unknown, node: Node, at: string):
 
 function describe(cell: KeywordCell, outcome: "R" | "I" | "X", keyword: string): string {
   const what = { R: "rejects", I: "ignores", X: "mishandles" }[outcome];
-  return cell.note === undefined ? `${what} ${keyword}` : `${what} ${keyword}: ${cell.note}`;
+  // An identifier is inert, but a `$ref` may resolve through it (its `identifier` flag).
+  const consequence = outcome === "I" && keywordOf(keyword)?.identifier ? ", so a $ref through it may not resolve" : "";
+  return cell.note === undefined
+    ? `${what} ${keyword}${consequence}`
+    : `${what} ${keyword}${consequence}: ${cell.note}`;
 }
 
 /**
@@ -57,7 +61,10 @@ export function judge(profile: ActorProfile, nodes: ReadonlyArray<SchemaNode>, d
       if (cell === undefined) continue;
       const outcome = cellOutcome(cell, value, schema, at);
       // An annotation an actor ignores changes nothing; one it refuses still fails the request.
-      if (outcome === "I" && keywordOf(keyword)?.inert) continue;
+      // An identifier (`$id`, `$anchor`) is inert too, but ignoring it may leave a `$ref`
+      // unresolved, so it is reported, as the client's projection warns about it.
+      const meaning = keywordOf(keyword);
+      if (outcome === "I" && meaning?.inert && !meaning.identifier) continue;
       if (outcome !== undefined)
         issues.push({
           outcome,

@@ -3,11 +3,13 @@
  * @hono/node-server, `readBody` with `nodeMessageOf` reads the same bytes under the same limit
  * as from `request.body` (V1), and is used only for the server's own, unread request.
  */
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type ServerType, serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { form as pageForm } from "../../../examples/pages/generated/page.js";
+import { address } from "../../../src/address/address.ts";
 import { BodyReadError } from "../../../src/body/body-read-error.ts";
 import { ContentTooLargeError } from "../../../src/body/content-too-large-error.ts";
 import { nodeMessageOf } from "../../../src/body/node-message.ts";
@@ -186,5 +188,55 @@ describe("the message is used only for the server's own, unread request", () => 
     expect((await post("/no-env", [bytes(5)])).body.message).toBe(false);
     // Control: the same body, the server's own unread request.
     expect((await post("/read", [bytes(5)])).body.message).toBe(true);
+  });
+});
+
+describe("a 405 on Node leaves the message unread to @hono/node-server's bounded drain, without Connection: close", () => {
+  /** Sends `method` to an address on @hono/node-server, resolving with the status and the answer's fields. */
+  async function send(
+    method: string,
+    headers: Record<string, string>,
+    chunks: Uint8Array[],
+  ): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+    const app = new Hono();
+    app.route("/page", address({ form: pageForm, act: () => ({}) }));
+    const door = await new Promise<ServerType>((resolve) => {
+      const started: ServerType = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(started));
+    });
+    try {
+      return await new Promise((resolve, reject) => {
+        const req = httpRequest(
+          { host: "127.0.0.1", port: (door.address() as AddressInfo).port, path: "/page", method, headers },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+          },
+        );
+        req.on("error", reject);
+        for (const chunk of chunks) req.write(chunk);
+        req.end();
+      });
+    } finally {
+      (door as Server).closeAllConnections(); // one served over node:http (serve's default)
+      await new Promise<void>((resolve) => door.close(() => resolve()));
+    }
+  }
+
+  it("RFC 9112 §9.6 with a body (Content-Length other than 0, chunked, 2 MiB still uploading) or none: the 405 arrives, and no answer says Connection: close", async () => {
+    const sized = await send("PUT", { "content-length": "5" }, [bytes(5)]);
+    const chunked = await send("PATCH", { "transfer-encoding": "chunked" }, [bytes(5)]);
+    const empty = await send("DELETE", { "content-length": "0" }, []);
+    // Node closed at once after an answer saying Connection: close, and the reset lost it (EPIPE).
+    const large = await send(
+      "PUT",
+      { "content-length": String(32 * 65_536) },
+      Array.from({ length: 32 }, () => bytes(65_536)),
+    );
+    for (const answer of [sized, chunked, empty, large]) {
+      expect(answer.status).toBe(405);
+      expect(answer.headers.allow).toBe("GET, HEAD, POST, OPTIONS");
+      expect(answer.headers["content-length"]).toBe("0");
+      expect(answer.headers.connection).not.toBe("close");
+    }
   });
 });

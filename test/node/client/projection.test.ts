@@ -141,6 +141,28 @@ describe("projection", () => {
     );
   });
 
+  it("a refused $ref, $defs, $id or $anchor is kept with a warning (a $ref would dangle); another refused keyword is dropped", () => {
+    const refusesAll: ActorProfile = { actor: "t", keywords: {}, unlisted: "R", source: "test" };
+    const form = {
+      $id: "https://example.com/form",
+      $defs: { a: { $anchor: "a", type: "string" } },
+      $ref: "#a",
+      description: "d",
+    };
+    const { schema, warnings } = projectForm(form, refusesAll);
+    expect(schema).toEqual({ $id: form.$id, $defs: { a: { $anchor: "a" } }, $ref: "#a" });
+    expect(warnings.map((w) => `${w.type} ${w.pointer}`).sort()).toEqual(
+      [
+        "other /$id",
+        "other /$defs",
+        "other /$defs/a/$anchor",
+        "dropped /$defs/a/type",
+        "other /$ref",
+        "dropped /description",
+      ].sort(),
+    );
+  });
+
   it("ollama: an unanchored pattern and bounds of 2000 or more are dropped (llama.cpp refuses them); anchored ones kept", () => {
     const { schema } = projectForm(
       {

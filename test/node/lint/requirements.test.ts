@@ -149,4 +149,25 @@ describe("keyword cells", () => {
     const refusing = { ...base, keywords: { default: { cell: "R" as const, source: "s" } } };
     expect(issues(refusing, { type: "null", default: null })).toEqual(["R /s/default"]);
   });
+
+  it("an ignored identifier is an issue, as the client's projection warns (its keyword's identifier flag)", () => {
+    const ignoring = {
+      ...base,
+      unlisted: { cell: "I" as const, source: "s" },
+      keywords: { type: { cell: "S" as const, source: "s" }, $ref: { cell: "S" as const, source: "s" } },
+    };
+    const schema = {
+      $id: "https://forms.invalid/a.json",
+      $defs: { a: { $anchor: "a", type: "null", description: "d" } },
+      $ref: "#a",
+    };
+    expect(issues(ignoring, schema)).toEqual(["I /s/$id", "I /s/$defs/a/$anchor"]);
+    const reasons = judge(ignoring, schemaNodes(schema), new FormDocument(schema)).map((issue) => issue.reason);
+    expect(reasons).toEqual([
+      "ignores $id, so a $ref through it may not resolve",
+      "ignores $anchor, so a $ref through it may not resolve",
+    ]);
+    const enforcing = { ...ignoring, keywords: { ...ignoring.keywords, $id: { cell: "S" as const, source: "s" } } };
+    expect(issues(enforcing, schema)).toEqual(["I /s/$defs/a/$anchor"]);
+  });
 });
