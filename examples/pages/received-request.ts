@@ -27,7 +27,8 @@ export const DRAIN_LIMIT_BYTES = 64 * 1_048_576;
 /**
  * Reads the whole body of `request` and returns a request with the same method, URL and
  * header fields whose body is the bytes received (the first {@link DRAIN_LIMIT_BYTES} of
- * them). A request without a body is returned as it is. A body whose upload fails yields a
+ * them). A request without a body is returned as it is; a GET or HEAD that came with one is
+ * returned without it (its bytes read and dropped). A body whose upload fails yields a
  * request whose body fails the same way, so the address rejects it as it would have; so does a
  * body that has not ended within `deadlineMs` (default {@link DEFAULT_BODY_DEADLINE_MS}).
  */
@@ -56,6 +57,12 @@ export async function receivedRequest(request: Request, deadlineMs = DEFAULT_BOD
     failure = late ?? error;
   } finally {
     clearTimeout(timer);
+  }
+  // A GET or HEAD with content (which has no defined semantics, RFC 9110 §9.3.1, §9.3.2): the
+  // content was read to keep the proxy alive, and is dropped; a web `Request` with either method
+  // cannot be given a body (constructing one threw, and the worker answered 500).
+  if (request.method === "GET" || request.method === "HEAD") {
+    return new Request(request.url, { method: request.method, headers: request.headers });
   }
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -41,6 +41,33 @@ describe("receivedRequest (npm start's workaround for wrangler dev)", () => {
     expect(new Uint8Array(await received.arrayBuffer())).toEqual(new Uint8Array(12).fill(0x20));
   });
 
+  it("a GET or HEAD that came with content (possible from the network, not from the Request constructor) is read to its end and passed on without it, never a 500", async () => {
+    for (const method of ["GET", "HEAD"]) {
+      const { body, seen } = countedBody(2, 4);
+      // The constructor refuses a GET with a body; workerd's incoming requests can have one.
+      const incoming = {
+        method,
+        url: "http://x.test/page",
+        headers: new Headers({ "GPT-Actor": "a", "Content-Length": "8" }),
+        body,
+      } as unknown as Request;
+      const received = await receivedRequest(incoming);
+      expect(seen).toEqual({ chunks: 2, cancelled: false });
+      expect(received.method).toBe(method);
+      expect(received.url).toBe("http://x.test/page");
+      expect(received.headers.get("GPT-Actor")).toBe("a");
+      expect(received.body).toBeNull();
+      // Through the worker, as under npm start: the form, not a 500.
+      const again = { ...(incoming as unknown as Record<string, unknown>), body: countedBody(2, 4).body };
+      const answer = await worker.fetch(
+        again as unknown as Request,
+        { ...env, DRAIN_REQUEST_BODIES: "true" },
+        createExecutionContext(),
+      );
+      expect(answer.status).toBe(200);
+    }
+  });
+
   it("a failed upload stays a failed body", async () => {
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
