@@ -40,10 +40,19 @@ export type MessageRefusalCode =
  * {@link MessageRefusalCode} (`method-not-allowed` on either door: 405 with `Allow`), or
  * - `rate-limited`: the client's limit was reached (429, `Retry-After`);
  * - `precondition-failed`: the act's `If-Match` names another form (412);
- * - `fault`: the act handler or a stage threw (500).
+ * - `fault`: the act handler or a stage threw (500; on the MCP door, whose answer is then a tool
+ *   result with `isError: true`, 200);
+ * - `invalid-params`: an MCP `tools/call` whose params are no tool call, or name no tool (200,
+ *   JSON-RPC -32602).
  * `null` in an entry means the act was performed (200), or an arrival was answered.
  */
-export type ActLogCode = RejectionCode | MessageRefusalCode | "rate-limited" | "precondition-failed" | "fault";
+export type ActLogCode =
+  | RejectionCode
+  | MessageRefusalCode
+  | "rate-limited"
+  | "precondition-failed"
+  | "fault"
+  | "invalid-params";
 
 /** The door a request came through. */
 export type Door = "http" | "mcp";

@@ -197,8 +197,8 @@ export function mcp<E extends Env = Env>(
   const origins = new Set(options.allowedOrigins ?? []);
   const { onReject, onLog, rateLimit, development = false } = options;
   const endpointName = options.name ?? "gpt-address";
-  /** The last rejection code of each request in flight, for its log entry. */
-  const rejected = new WeakMap<Request, RejectionCode>();
+  /** Why each request in flight was not acted on (its last rejection, or a fault), for its log entry. */
+  const rejected = new WeakMap<Request, RejectionCode | "fault">();
   const serverInfo = JSON.stringify({
     name: options.name ?? "gpt-address",
     version: options.version ?? "0.1.0",
@@ -222,6 +222,7 @@ export function mcp<E extends Env = Env>(
     ttlMs,
     development,
     reject,
+    fault: (request) => void rejected.set(request, "fault"),
   };
   const byVersion = revisions<E>();
 
@@ -411,7 +412,9 @@ export function mcp<E extends Env = Env>(
       }
     }
     const answer = await handler({ id, params, c }, endpoint);
-    if (address !== undefined) log(c, started, address, 200, rejected.get(request) ?? null, bytes);
+    // A JSON-RPC error from tools/call is -32602 (no tool call, or no such tool): nothing was acted on.
+    if (address !== undefined)
+      log(c, started, address, 200, "error" in answer ? "invalid-params" : (rejected.get(request) ?? null), bytes);
     return json(200, "result" in answer ? resultText(id, answer.result) : errorText(id, answer.error), origin);
   }
 

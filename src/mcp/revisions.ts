@@ -55,6 +55,8 @@ export interface Endpoint<E extends Env = Env> {
   readonly development: boolean;
   /** Reports a rejected act (as `onReject` of `address()`); never throws. */
   readonly reject: (request: Request, code: RejectionCode, reason: string) => void;
+  /** Reports an act whose handler threw, for the request's log entry (`fault`); never throws. */
+  readonly fault: (request: Request) => void;
 }
 
 /** One request as a method sees it, after the message was read, parsed and validated. */
@@ -188,6 +190,7 @@ async function callTool<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Pr
     );
   } catch (error) {
     console.error(`gpt-address: the act handler of the tool "${tool.name}" threw`, error);
+    endpoint.fault(request);
     return errorContent("The act failed on the server; try again later.");
   }
   const structured = json.startsWith("{") ? `,"structuredContent":${json}` : "";

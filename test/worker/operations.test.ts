@@ -437,6 +437,54 @@ describe("the MCP door uses the same limits, pin and log", () => {
     for (const entry of d.entries) expect(formatActLog(entry)).not.toContain("Zq7-secret-comment");
   });
 
+  it("logs a tools/call answered -32602 (no tool call: arguments not an object, or null) as invalid-params, and a throwing act as fault; neither as performed", async () => {
+    const d = mcpDoor();
+    for (const args of ["[4]", "null"]) {
+      const answer = await d.call(args);
+      expect(((await answer.json()) as { error?: { code: number } }).error?.code).toBe(-32602);
+    }
+    expect(d.acts).toHaveLength(0);
+    const app = new Hono();
+    const entries: ActLogEntry[] = [];
+    app.all(
+      "/mcp",
+      mcp(
+        [
+          {
+            form: forms.feedback,
+            act: () => {
+              throw new Error("the store is down");
+            },
+          },
+        ],
+        { onLog: (entry) => entries.push(entry) },
+      ),
+    );
+    const errors: unknown[] = [];
+    const { console: realConsole } = globalThis;
+    const spy = { ...realConsole, error: (...args: unknown[]) => errors.push(args) };
+    globalThis.console = spy as Console;
+    let failed: Response;
+    try {
+      failed = await app.fetch(
+        new Request("http://127.0.0.1/mcp", {
+          method: "POST",
+          body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"feedback","arguments":${feedback}}}`,
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        }),
+      );
+    } finally {
+      globalThis.console = realConsole;
+    }
+    expect(((await failed.json()) as { result: { isError: boolean } }).result.isError).toBe(true);
+    expect(errors).toHaveLength(1);
+    expect([...d.entries, ...entries].map((e) => [e.door, e.address, e.status, e.code])).toEqual([
+      ["mcp", "feedback", 200, "invalid-params"],
+      ["mcp", "feedback", 200, "invalid-params"],
+      ["mcp", "feedback", 200, "fault"],
+    ]);
+  });
+
   it("logs each message-level refusal under the endpoint's name with a stable code (400, 403, 405, 406, 415)", async () => {
     const d = mcpDoor();
     const json = { "content-type": "application/json", accept: "application/json" };

@@ -60,7 +60,7 @@ describe("receivedRequest (npm start's workaround for wrangler dev)", () => {
       // Through the worker, as under npm start: the form, not a 500.
       const again = { ...(incoming as unknown as Record<string, unknown>), body: countedBody(2, 4).body };
       const answer = await worker.fetch(
-        again as unknown as Request,
+        again as unknown as Parameters<typeof worker.fetch>[0],
         { ...env, DRAIN_REQUEST_BODIES: "true" },
         createExecutionContext(),
       );
