@@ -87,9 +87,10 @@ export interface AddressOptions<Act, E extends Env = Env> {
   readonly bodyDeadlineMs?: number;
   /**
    * Called once per act (200), per rejected act (204), per refused request (429, 412, and 405
-   * for a method the address does not answer) and per fault (500) with one structured entry: never the body or a value from it. Exceptions it
-   * throws are logged and otherwise ignored. None by default; `(e) => console.log(formatActLog(e))`
-   * writes JSON lines (Workers Logs and `wrangler tail` show them).
+   * for a method the address does not answer) and per fault (500) with one structured entry:
+   * never the body or a value from it. Exceptions it throws are logged and otherwise ignored.
+   * None by default; `(e) => console.log(formatActLog(e))` writes JSON lines (Workers Logs and
+   * `wrangler tail` show them).
    */
   readonly onLog?: (entry: ActLogEntry) => void;
 }
@@ -109,7 +110,8 @@ const ALLOW = "GET, HEAD, POST, OPTIONS";
  *   `Content-Type` says, every body goes through all three stages. Any failure is answered 204
  *   with no body and no hint (R2) and reported to `onReject`.
  * - OPTIONS answers the CORS preflight; any other method gets 405 with `Allow`, its body
- *   (if any) unread and discarded, and then `Connection: close` (RFC 9112 §9.6).
+ *   (if any) unread and discarded, and `Connection: close` (RFC 9112 §9.6) except on a Node
+ *   message, where @hono/node-server's bounded drain is the lingering close.
  *
  * Nothing depends on cookies or on earlier requests (A5). The arrival is precomputed by
  * {@link prepareArrival} and every act is verified by {@link verifyAct}, the same core any

@@ -174,11 +174,12 @@ interface ReadAtLeast {
  * {@link PARSE_PADDING} more. Each read asks for one byte more than the declared bytes still
  * missing, so a longer body shows as one byte too many and is cancelled there (never more than
  * `declared + 1` bytes are kept); a body that ends short is rejected once it ends; after the
- * declared bytes, one more read must find the end. On workerd the declared bytes and the end come
- * in one `readAtLeast` call (asking for one byte more than declared, it returns fewer only at the
- * stream's end) instead of one read per 4 KiB chunk the default reader yields and one for the end. The first
- * buffer is at most {@link FIRST_BUFFER} bytes, and doubles (up to the declared size) each time it is full:
- * a request that declares a large body and sends nothing holds no more than that. The zero
+ * declared bytes, one more `read` must find the end. On workerd the declared bytes and the end
+ * come in one `readAtLeast` call (asking for one byte more than declared, it returns fewer only
+ * at the stream's end) instead of one read per 4 KiB chunk the default reader yields and one for
+ * the end. The first buffer is at most {@link FIRST_BUFFER} bytes, and doubles (up to the
+ * declared size) each time it is full: a request that declares a large body and sends nothing
+ * holds no more than that. The zero
  * bytes after the body let `parseJson` use the buffer without copying it.
  */
 async function readDeclared(
@@ -264,9 +265,9 @@ class Deadline {
  * {@link readBody} from a Node message: the same limit, counted on the bytes as they arrive;
  * past it, reading stops at once. The message is then paused, not destroyed, so that the answer
  * still reaches the actor; @hono/node-server drains a bounded rest after it (500 ms or 64 MiB
- * at most, then it closes the connection), and those bytes are never kept. Once the message ended or failed the listeners
- * are left in place and do nothing: removing stream listeners measured 8 % of the busy time of
- * a 1 KiB act.
+ * at most, then it closes the connection), and those bytes are never kept. Once the message
+ * ended or failed the listeners are left in place and do nothing: removing stream listeners
+ * measured 8 % of the busy time of a 1 KiB act.
  */
 function readFromMessage(
   message: NodeMessage,
