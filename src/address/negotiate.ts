@@ -27,6 +27,22 @@ export function prefersHtml(accept: string | null): boolean {
   const field = accept.toLowerCase();
   // Fast path for actors: without the literal text/html there is nothing to weigh.
   if (!field.includes("text/html")) return false;
+  const { html, json } = acceptWeights(field);
+  return html > 0 && html >= json;
+}
+
+/**
+ * The weights an `Accept` field gives the two media types an address serves (RFC 9110 §12.5.1):
+ * `html`, the highest q of a `text/html` range (-1 when there is none); `json`, the q of the most
+ * specific range matching `application/json` (`application/json`, then `application/*`, then
+ * `*\/*`; the highest among ranges equally specific; 0 when none matches), so that
+ * `application/json;q=0, *\/*` makes JSON unacceptable. A range with a malformed weight is
+ * ignored, as are media-type parameters other than `q`.
+ *
+ * @param field - the field value, lower-cased.
+ * @returns the two weights, each from 0 to 1 (`html` -1 when absent).
+ */
+export function acceptWeights(field: string): { html: number; json: number } {
   let html = -1;
   let json = 0;
   let jsonRank = 0;
@@ -56,5 +72,5 @@ export function prefersHtml(accept: string | null): boolean {
       json = Math.max(json, q);
     }
   }
-  return html > 0 && html >= json;
+  return { html, json };
 }

@@ -15,6 +15,7 @@
 import type { Context, Env, Handler } from "hono";
 import type { ActLogCode, ActLogEntry, MessageRefusalCode } from "../address/act-log.ts";
 import { type Refused as Admission, admitPin, admitRate, emitLog } from "../address/admission.ts";
+import { acceptWeights } from "../address/negotiate.ts";
 import type { RateLimit } from "../address/rate-limit.ts";
 import type { Rejection, RejectionCode } from "../address/rejection.ts";
 import { DEFAULT_MAX_BYTES, discardAct, parseAct, receiveAct, verificationLimits } from "../address/verification.ts";
@@ -604,14 +605,11 @@ function isJsonMediaType(field: string | null): boolean {
   return essence === "application/json";
 }
 
-/** Whether an `Accept` field admits `application/json`; an absent one admits anything. */
+/**
+ * Whether an `Accept` field admits `application/json` (the weight of its most specific matching
+ * range above 0, RFC 9110 §12.5.1: `application/json;q=0, *\/*` does not); an absent one admits
+ * anything.
+ */
 function acceptsJson(field: string | null): boolean {
-  if (field === null) return true;
-  for (const element of field.toLowerCase().split(",")) {
-    const [range = "", ...parameters] = element.split(";").map((part) => part.trim());
-    if (range !== "application/json" && range !== "application/*" && range !== "*/*") continue;
-    const q = parameters.find((parameter) => parameter.startsWith("q="));
-    if (q === undefined || Number(q.slice(2)) > 0) return true;
-  }
-  return false;
+  return field === null || acceptWeights(field.toLowerCase()).json > 0;
 }

@@ -330,6 +330,21 @@ describe("mcp(): transport", () => {
     expect(d.acts).toHaveLength(1);
   });
 
+  it("RFC 9110 §12.5.1 Accept: the most specific range decides; application/json;q=0 with */* is 406, application/*;q=0 with application/json is not", async () => {
+    const d = door();
+    for (const accept of ["application/json;q=0, */*", "application/*;q=0, text/event-stream", "*/*;q=0"]) {
+      expect((await d.post(VALID_CALL, { accept })).status, accept).toBe(406);
+    }
+    for (const accept of [
+      "application/*;q=0, application/json",
+      "*/*;q=0, application/*;q=0.1",
+      "application/json;q=oops, */*",
+    ]) {
+      expect((await d.post(VALID_CALL, { accept })).status, accept).toBe(200);
+    }
+    expect(d.acts).toHaveLength(3);
+  });
+
   it("Content-Type must be application/json (415); a coded body 415; Accept without JSON 406", async () => {
     const d = door();
     expect((await d.post(VALID_CALL, { "content-type": "text/plain" })).status).toBe(415);
