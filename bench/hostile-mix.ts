@@ -39,6 +39,8 @@ export interface HostileReport {
   /** The valid acts' p99 latency in clean and in attack windows, ms, and how many samples each. */
   readonly cleanP99: number;
   readonly attackP99: number;
+  /** Each pair's own ratio, p99 of its attack window ÷ p99 of its clean window, in order: the spread of the ratio. */
+  readonly pairRatios: readonly number[];
   readonly cleanSamples: number;
   readonly attackSamples: number;
   readonly rssMaxMiB: number;
@@ -394,12 +396,15 @@ export async function hostileMix(server: Running, options: HostileOptions): Prom
   clearInterval(sampler);
   const cleanLatencies: number[] = [];
   const attackLatencies: number[] = [];
+  const byWindow: number[][] = Array.from({ length: 2 * pairs }, () => []);
   for (const [t, ms] of samples) {
     const k = windowOf(t);
     const windowStart = start + k * windowMs;
     if (t - windowStart < SETTLE_MS || t + ms > windowStart + windowMs) continue;
     (k % 2 === 1 ? attackLatencies : cleanLatencies).push(ms);
+    byWindow[k]?.push(ms);
   }
+  const pairRatios = Array.from({ length: pairs }, (_, j) => p99(byWindow[2 * j + 1]!) / p99(byWindow[2 * j]!));
   const rssEndMiB = rssMiB(server.pid);
   const after = await Promise.all([
     send(port, "127.0.0.201", "GET", "/page", null),
@@ -430,6 +435,7 @@ export async function hostileMix(server: Running, options: HostileOptions): Prom
     validFailures,
     cleanP99: p99(cleanLatencies),
     attackP99: p99(attackLatencies),
+    pairRatios,
     cleanSamples: cleanLatencies.length,
     attackSamples: attackLatencies.length,
     rssStartMiB,

@@ -148,7 +148,7 @@ const busy = (report: HostileReport) =>
     .filter(Boolean)
     .join(", ");
 const latency = (report: HostileReport) =>
-  `${report.cleanP99.toFixed(1)} → ${report.attackP99.toFixed(1)} ms (${ratio(report).toFixed(2)}×; ${report.cleanSamples} and ${report.attackSamples} acts)`;
+  `${report.cleanP99.toFixed(1)} → ${report.attackP99.toFixed(1)} ms (${ratio(report).toFixed(2)}×, pairs ${report.pairRatios.map((r) => r.toFixed(2)).join(" / ")}; ${report.cleanSamples} and ${report.attackSamples} acts)`;
 
 pin(process.pid, hasTaskset ? "1" : all);
 console.log(
