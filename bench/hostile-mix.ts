@@ -394,16 +394,15 @@ export async function hostileMix(server: Running, options: HostileOptions): Prom
     ? shares(counters, (a, b) => (b.load!.busy - a.load!.busy) / Math.max(1, b.load!.total - a.load!.total))
     : null;
   clearInterval(sampler);
-  const cleanLatencies: number[] = [];
-  const attackLatencies: number[] = [];
   const byWindow: number[][] = Array.from({ length: 2 * pairs }, () => []);
   for (const [t, ms] of samples) {
     const k = windowOf(t);
     const windowStart = start + k * windowMs;
     if (t - windowStart < SETTLE_MS || t + ms > windowStart + windowMs) continue;
-    (k % 2 === 1 ? attackLatencies : cleanLatencies).push(ms);
     byWindow[k]?.push(ms);
   }
+  const cleanLatencies = byWindow.filter((_, k) => k % 2 === 0).flat();
+  const attackLatencies = byWindow.filter((_, k) => k % 2 === 1).flat();
   const pairRatios = Array.from({ length: pairs }, (_, j) => p99(byWindow[2 * j + 1]!) / p99(byWindow[2 * j]!));
   const rssEndMiB = rssMiB(server.pid);
   const after = await Promise.all([

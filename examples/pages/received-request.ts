@@ -34,6 +34,10 @@ export const DRAIN_LIMIT_BYTES = 64 * 1_048_576;
  */
 export async function receivedRequest(request: Request, deadlineMs = DEFAULT_BODY_DEADLINE_MS): Promise<Request> {
   if (request.body === null) return request;
+  // A GET or HEAD with content (which has no defined semantics, RFC 9110 §9.3.1, §9.3.2): the
+  // content is read to keep the proxy alive, and dropped; a web `Request` with either method
+  // cannot be given a body (constructing one threw, and the worker answered 500).
+  const dropped = request.method === "GET" || request.method === "HEAD";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let kept = 0;
@@ -48,7 +52,7 @@ export async function receivedRequest(request: Request, deadlineMs = DEFAULT_BOD
       const { done, value } = await reader.read();
       if (late !== undefined) throw late;
       if (done) break;
-      if (kept + value.byteLength <= DRAIN_LIMIT_BYTES) {
+      if (!dropped && kept + value.byteLength <= DRAIN_LIMIT_BYTES) {
         chunks.push(value);
         kept += value.byteLength;
       }
@@ -58,12 +62,7 @@ export async function receivedRequest(request: Request, deadlineMs = DEFAULT_BOD
   } finally {
     clearTimeout(timer);
   }
-  // A GET or HEAD with content (which has no defined semantics, RFC 9110 §9.3.1, §9.3.2): the
-  // content was read to keep the proxy alive, and is dropped; a web `Request` with either method
-  // cannot be given a body (constructing one threw, and the worker answered 500).
-  if (request.method === "GET" || request.method === "HEAD") {
-    return new Request(request.url, { method: request.method, headers: request.headers });
-  }
+  if (dropped) return new Request(request.url, { method: request.method, headers: request.headers });
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       for (const chunk of chunks) controller.enqueue(chunk);

@@ -176,6 +176,8 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
   // body was refused early tells the actor nothing its own upload does not (the answer came
   // before the body went out); parse and schema refusals, the ones about content, look alike (R2).
   const unreadHeaders: Readonly<Record<string, string>> = Object.freeze({ ...emptyHeaders, Connection: "close" });
+  /** Whether an answer that leaves a body unread closes the connection: off a Node message (above). */
+  const closesUnread = (message: NodeMessage | undefined) => message === undefined;
   // An empty answer other than 204 says `Content-Length: 0` (RFC 9110 §8.6): without it Node
   // frames the empty body as chunked (@hono/node-server writes the head before the end). A 204
   // never carries the field.
@@ -264,7 +266,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
       if (refused !== null) {
         const unread = discardAct(request, message);
         log(c, started, refused.status, refused.code, null);
-        return refuse(refused, unread && message === undefined);
+        return refuse(refused, unread && closesUnread(message));
       }
       return await verify(c, started, message);
     } catch (error) {
@@ -280,7 +282,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     const received = await receiveAct(request, limits, message);
     if (!received.ok) {
       log(c, started, development ? problemStatus(received.code).status : 204, received.code, null);
-      return reject(request, received.code, received.reason, message === undefined);
+      return reject(request, received.code, received.reason, closesUnread(message));
     }
     const bytes = received.value.byteLength;
     const outcome = verifyBytes(received.value, form, limits);
@@ -313,7 +315,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
         // A body the 405 leaves unread is discarded, and closes the connection as a refused act's.
         const request = c.req.raw;
         const message = nodeMessageOf(request, c.env);
-        const closes = discardAct(request, message) && message === undefined;
+        const closes = discardAct(request, message) && closesUnread(message);
         log(c, Date.now(), 405, "method-not-allowed", null);
         return new Response(null, { status: 405, headers: closes ? notAllowedUnreadHeaders : notAllowedHeaders });
       }
