@@ -22,6 +22,8 @@ export interface NodeMessage {
   readonly readableDidRead: boolean;
   /** `null` until something reads, pauses or pipes the message. */
   readonly readableFlowing: boolean | null;
+  /** The connection (a `net.Socket` on Node; see {@link lingerUnread}). */
+  readonly socket?: unknown;
 }
 
 /**
@@ -61,3 +63,81 @@ export function nodeMessageOf(raw: Request, env: unknown): NodeMessage | undefin
 
 /** The symbol under which @hono/node-server's requests were last found keeping their message. */
 let incomingKey: symbol | undefined;
+
+/**
+ * The most of an unread body, in bytes, that is left to the server to read so that the
+ * connection is kept (a `Content-Length` up to this): 256 KiB, Go's net/http bound
+ * (`maxPostHandlerReadBytes`). Past it, or when the rest is unknown, {@link lingerUnread} closes.
+ */
+export const DRAIN_BYTES = 262_144;
+
+/**
+ * How long a connection closed with a body unread is kept open, unread, after the answer
+ * before it is destroyed, in milliseconds: 500, Go's net/http delay (`rstAvoidanceDelay`).
+ */
+export const LINGER_MS = 500;
+
+/** The part of Node's `net.Socket` {@link lingerUnread} uses. */
+interface NodeSocket {
+  readonly destroyed: boolean;
+  pause(): unknown;
+  resume(): unknown;
+  end(): unknown;
+  destroy(): unknown;
+  destroySoon(): void;
+}
+
+/**
+ * Arranges the close of a connection whose request body the address leaves unread, a lingering
+ * close that reads nothing (RFC 9112 §9.6; as Go's net/http closes): the answer says
+ * `Connection: close`, Node writes it and half-closes (FIN), and the socket then stays open
+ * {@link LINGER_MS} without reading before it is destroyed. A client that reads while it sends
+ * (browsers, undici, `node:http`, curl) gets the answer before the reset that destroying a
+ * socket with bytes unread sends; the rest of the upload waits in the kernel's buffers, never
+ * read, so an attacker's oversize bodies cost no reading (the drain @hono/node-server would
+ * otherwise run reads up to 64 MiB in 500 ms). A client that writes its whole body before it
+ * reads can see the reset instead of the answer.
+ *
+ * Not when the rest is small: a `Content-Length` of at most {@link DRAIN_BYTES} with nothing
+ * read yet is left to the server, which reads it and keeps the connection. Only on Node itself
+ * (not Bun's or Deno's `node:http`, whose sockets are built otherwise): the linger stops
+ * reading with the socket's own `pause()`, which Node's HTTP server turns into a `readStop`,
+ * and makes the socket's `resume()` (which the server calls to dump an unread message,
+ * `_http_incoming.js` `readStart`) and `destroySoon()` (which it calls after an answer that
+ * says `Connection: close`, `_http_server.js` `resOnFinish`) its own for the last
+ * {@link LINGER_MS} of the socket's life.
+ *
+ * @param message - the message whose body is left unread (`nodeMessageOf`).
+ * @param headers - its request's fields (`Content-Length` and `Transfer-Encoding` are read).
+ * @returns `true` when the linger is set and the answer must say `Connection: close`; `false`
+ *   when the rest is left to the server (a small rest, nothing left, not Node).
+ */
+export function lingerUnread(message: NodeMessage, headers: Headers): boolean {
+  if (message.readableEnded) return false;
+  const length = headers.has("transfer-encoding") ? null : headers.get("content-length");
+  if (!message.readableDidRead && length !== null && Number(length) <= DRAIN_BYTES) return false;
+  const socket = nodeSocketOf(message);
+  if (socket === undefined) return false;
+  socket.pause();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  socket.resume = () => socket;
+  socket.destroySoon = () => {
+    socket.end();
+    if (timer !== undefined) return;
+    timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    (timer as { unref?: () => void }).unref?.();
+  };
+  return true;
+}
+
+/** The message's socket when it is Node's own `net.Socket`, still open; `undefined` otherwise. */
+function nodeSocketOf(message: NodeMessage): NodeSocket | undefined {
+  const runtime = globalThis as { Bun?: unknown; Deno?: unknown; process?: { release?: { name?: unknown } } };
+  if (runtime.Bun !== undefined || runtime.Deno !== undefined || runtime.process?.release?.name !== "node")
+    return undefined;
+  const socket = message.socket as Partial<NodeSocket> | null | undefined;
+  if (typeof socket !== "object" || socket === null || socket.destroyed !== false) return undefined;
+  for (const method of ["pause", "resume", "end", "destroy", "destroySoon"] as const)
+    if (typeof socket[method] !== "function") return undefined;
+  return socket as NodeSocket;
+}
