@@ -110,8 +110,9 @@ const ALLOW = "GET, HEAD, POST, OPTIONS";
  *   `Content-Type` says, every body goes through all three stages. Any failure is answered 204
  *   with no body and no hint (R2) and reported to `onReject`.
  * - OPTIONS answers the CORS preflight; any other method gets 405 with `Allow`, its body
- *   (if any) unread and discarded, and `Connection: close` (RFC 9112 §9.6) except on a Node
- *   message, where @hono/node-server's bounded drain is the lingering close.
+ *   (if any) unread and discarded, and `Connection: close` (RFC 9112 §9.6); on a Node message
+ *   a lingering close that reads nothing, or for a small rest the server's drain
+ *   (`lingerUnread`).
  *
  * Nothing depends on cookies or on earlier requests (A5). The arrival is precomputed by
  * {@link prepareArrival} and every act is verified by {@link verifyAct}, the same core any

@@ -13,10 +13,8 @@ const QVALUE = /^(?:0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)$/;
  * The draft requires the JSON form for a request with no `Accept`, or one not including
  * `text/html`; so only an explicit `text/html` media range can select the page (a `text/*` or
  * `*\/*` never does). q-values are honoured: the page is chosen when `text/html` is acceptable
- * (q > 0) and preferred at least as much as `application/json`, whose weight comes from its most
- * specific matching range (`application/json`, then `application/*`, then `*\/*`; 0 when none
- * matches). Everything else gets the JSON form; nothing is ever 406 (DESIGN.md §6). A range
- * with a malformed weight is ignored. Media-type parameters other than `q` are ignored.
+ * (q > 0) and preferred at least as much as `application/json`, both weighed by
+ * {@link acceptWeights}. Everything else gets the JSON form; nothing is ever 406 (DESIGN.md §6).
  *
  * @param accept - the `Accept` field value, or `null` when absent.
  * @returns true for the HTML page, false for the JSON form.

@@ -169,8 +169,8 @@ export async function receiveAct(
  * Gives up a body a door refuses before reading it (a rate limit, a pin, a media type): a web
  * body is cancelled, not awaited (a source's cancel may never settle; see `readBody`); a Node
  * message is left alone, since touching `request.body` would build the very stream the message
- * path avoids, and @hono/node-server drains a bounded rest of an unread message after the
- * answer (500 ms or 64 MiB at most; past either it closes the connection).
+ * path avoids; the door's answer closes the connection or lets the server drain a small rest
+ * (`lingerUnread`).
  *
  * @param request - the request whose body is not read.
  * @param message - on Node, the unread message `request` was made from (`nodeMessageOf`).

@@ -264,8 +264,8 @@ class Deadline {
 /**
  * {@link readBody} from a Node message: the same limit, counted on the bytes as they arrive;
  * past it, reading stops at once. The message is then paused, not destroyed, so that the answer
- * still reaches the actor; @hono/node-server drains a bounded rest after it (500 ms or 64 MiB
- * at most, then it closes the connection), and those bytes are never kept. Once the message
+ * still reaches the actor; the connection then closes without reading the rest (`lingerUnread`),
+ * and no byte past the limit is kept. Once the message
  * ended or failed the listeners are left in place and do nothing: removing stream listeners
  * measured 8 % of the busy time of a 1 KiB act.
  */
