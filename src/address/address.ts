@@ -6,7 +6,7 @@
 
 import type { Context, Env } from "hono";
 import { Hono } from "hono";
-import { lingerUnread, type NodeMessage, nodeMessageOf } from "../body/node-message.ts";
+import { type NodeMessage, nodeMessageOf } from "../body/node-message.ts";
 import { encodeConsequence } from "./act.ts";
 import type { ActLogCode, ActLogEntry } from "./act-log.ts";
 import { admitPin, admitRate, emitLog, type Refused } from "./admission.ts";
@@ -14,7 +14,7 @@ import { type HeaderList, prepareArrival } from "./arrival.ts";
 import type { CompiledForm } from "./form.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { problemStatus, type Rejection, type RejectionCode } from "./rejection.ts";
-import { discardAct, receiveAct, verificationLimits, verifyBytes } from "./verification.ts";
+import { closesUnread, discardAct, receiveAct, verificationLimits, verifyBytes } from "./verification.ts";
 
 export { DEFAULT_CACHE_CONTROL } from "./arrival.ts";
 export { DEFAULT_MAX_BYTES } from "./verification.ts";
@@ -166,24 +166,11 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     "Access-Control-Allow-Origin": "*",
   });
   // A body left unread (refused before reading, sent with a method answered 405, or given up
-  // on) must not keep the connection: runtimes that would go on reading it (Bun's and Deno's own
-  // servers, workerd) close it when the answer says so (RFC 9112 §9.6). On a Node message
-  // (`nodeMessageOf`) Node would close at once after an answer that says so, with the rest of
-  // the upload unread, and the reset that follows lost the answer (a Node client uploading 2 MiB
-  // got EPIPE instead of its 204 16–84 times in 100); there `lingerUnread` keeps the closed
-  // socket open, unread, for 500 ms, or leaves a small rest to @hono/node-server's drain, which
-  // reads it and keeps the connection. A body read whole keeps it: closing after every rejected
-  // act made valid acts sharing connections with rejected ones reconnect (issue 16, under attack
-  // 0.43×). That an unread body was refused early tells the actor nothing its own upload does
-  // not (the answer came before the body went out); parse and schema refusals, the ones about
-  // content, look alike (R2).
+  // on) closes the connection, or on a Node message lingers or drains (`closesUnread`). That an
+  // unread body was refused early tells the actor nothing its own upload does not (the answer
+  // came before the body went out); parse and schema refusals, the ones about content, keep the
+  // connection and look alike (R2).
   const unreadHeaders: Readonly<Record<string, string>> = Object.freeze({ ...emptyHeaders, Connection: "close" });
-  /**
-   * Whether the answer to `request`, leaving its body unread, says `Connection: close`: off a
-   * Node message always, on one when `lingerUnread` set its close (above).
-   */
-  const closesUnread = (request: Request, message: NodeMessage | undefined) =>
-    message === undefined || lingerUnread(message, request.headers);
   // An empty answer other than 204 says `Content-Length: 0` (RFC 9110 §8.6): without it Node
   // frames the empty body as chunked (@hono/node-server writes the head before the end). A 204
   // never carries the field.
@@ -270,9 +257,9 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
       const limited = admitRate(c, "act", rateLimit, form.name);
       const refused = (limited === null ? null : await limited) ?? admitPin(request.headers.get("if-match"), form);
       if (refused !== null) {
-        const unread = discardAct(request, message);
+        const closes = discardAct(request, message);
         log(c, started, refused.status, refused.code, null);
-        return refuse(refused, unread && closesUnread(request, message));
+        return refuse(refused, closes);
       }
       return await verify(c, started, message);
     } catch (error) {
@@ -321,7 +308,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
         // A body the 405 leaves unread is discarded, and closes the connection as a refused act's.
         const request = c.req.raw;
         const message = nodeMessageOf(request, c.env);
-        const closes = discardAct(request, message) && closesUnread(request, message);
+        const closes = discardAct(request, message);
         log(c, Date.now(), 405, "method-not-allowed", null);
         return new Response(null, { status: 405, headers: closes ? notAllowedUnreadHeaders : notAllowedHeaders });
       }

@@ -20,7 +20,7 @@
 
 import { BodyReadError } from "../body/body-read-error.ts";
 import { ContentTooLargeError } from "../body/content-too-large-error.ts";
-import type { NodeMessage } from "../body/node-message.ts";
+import { lingerUnread, type NodeMessage } from "../body/node-message.ts";
 import { DEFAULT_BODY_DEADLINE_MS, readBody } from "../body/read-body.ts";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../json/parse.ts";
@@ -166,27 +166,47 @@ export async function receiveAct(
 }
 
 /**
- * Gives up a body a door refuses before reading it (a rate limit, a pin, a media type): a web
- * body is cancelled, not awaited (a source's cancel may never settle; see `readBody`); a Node
- * message is left alone, since touching `request.body` would build the very stream the message
- * path avoids; the door's answer closes the connection or lets the server drain a small rest
- * (`lingerUnread`).
+ * Gives up a body a door refuses before reading it (a rate limit, a pin, a media type, a
+ * method it does not answer): a web body is cancelled, not awaited (a source's cancel may never
+ * settle; see `readBody`); a Node message is left alone, since touching `request.body` would
+ * build the very stream the message path avoids.
  *
  * @param request - the request whose body is not read.
  * @param message - on Node, the unread message `request` was made from (`nodeMessageOf`).
- * @returns whether the request carried a body (a web body, or a message framed with
- *   `Content-Length` other than 0 or with `Transfer-Encoding`, RFC 9112 §6.3), for a door that
- *   closes the connection when it leaves one unread.
+ * @returns whether the answer must say `Connection: close`: the request carried a body (a web
+ *   body, or a message framed with `Content-Length` other than 0 or with `Transfer-Encoding`,
+ *   RFC 9112 §6.3) and {@link closesUnread} says so.
  */
 export function discardAct(request: Request, message?: NodeMessage): boolean {
   if (message !== undefined) {
     const length = request.headers.get("content-length");
-    return request.headers.has("transfer-encoding") || (length !== null && length !== "0");
+    const framed = request.headers.has("transfer-encoding") || (length !== null && length !== "0");
+    return framed && closesUnread(request, message);
   }
   const body = request.body;
   if (body === null) return false;
   if (!body.locked) void body.cancel().catch(() => {});
   return true;
+}
+
+/**
+ * Whether the answer to a request whose body a door leaves unread (refused before reading,
+ * or given up while reading: too large, too slow) must say `Connection: close` (RFC 9112 §9.6),
+ * the same rule behind every door. A runtime that would go on reading the rest (Bun's and
+ * Deno's own servers, workerd) closes when the answer says so: always, off a Node message. On
+ * a Node message (`nodeMessageOf`), Node would destroy the socket at once after such an answer,
+ * with the upload still arriving, and the reset lost the answer; there {@link lingerUnread}
+ * either leaves a small rest to @hono/node-server, which reads it and keeps the connection
+ * (`false`), or sets a lingering close that reads nothing (`true`). A body read whole keeps the
+ * connection: closing after every rejected act made valid acts sharing connections with
+ * rejected ones reconnect (issue 16, under attack 0.43×).
+ *
+ * @param request - the request whose body is left unread.
+ * @param message - on Node, the message `request` was made from (`nodeMessageOf`).
+ * @returns `true` when the answer must say `Connection: close`.
+ */
+export function closesUnread(request: Request, message?: NodeMessage): boolean {
+  return message === undefined || lingerUnread(message, request.headers);
 }
 
 /**

@@ -18,7 +18,14 @@ import { type Refused as Admission, admitPin, admitRate, emitLog } from "../addr
 import { acceptWeights } from "../address/negotiate.ts";
 import type { RateLimit } from "../address/rate-limit.ts";
 import type { Rejection, RejectionCode } from "../address/rejection.ts";
-import { DEFAULT_MAX_BYTES, discardAct, parseAct, receiveAct, verificationLimits } from "../address/verification.ts";
+import {
+  closesUnread,
+  DEFAULT_MAX_BYTES,
+  discardAct,
+  parseAct,
+  receiveAct,
+  verificationLimits,
+} from "../address/verification.ts";
 import { type NodeMessage, nodeMessageOf } from "../body/node-message.ts";
 import {
   errorText,
@@ -268,6 +275,15 @@ export function mcp<E extends Env = Env>(
   }
 
   /**
+   * `answer`, saying `Connection: close` when `closes` (a body left unread: `discardAct`,
+   * `closesUnread`, RFC 9112 §9.6). The answers built here have fields of their own to add to.
+   */
+  function closing(answer: Response, closes: boolean): Response {
+    if (closes) answer.headers.set("Connection", "close");
+    return answer;
+  }
+
+  /**
    * A message refused before any method ran, logged under the endpoint's name with its code.
    *
    * @param bytes - the message's bytes when it was read, `null` when refused before reading.
@@ -328,27 +344,31 @@ export function mcp<E extends Env = Env>(
     const admitted = admitRate(c, "arrival", rateLimit, endpointName);
     const limited = admitted === null ? null : await admitted;
     if (limited !== null) {
-      discardAct(request, incoming);
+      const closes = discardAct(request, incoming);
       log(c, started, endpointName, limited.status, limited.code, null);
-      return admission(limited, null, origin);
+      return closing(admission(limited, null, origin), closes);
     }
     if (!isJsonMediaType(request.headers.get("content-type"))) {
-      discardAct(request, incoming);
-      return refuseMessage(c, started, null, origin, {
-        status: 415,
-        code: "content-type",
-        id: null,
-        error: { code: INVALID_REQUEST, message: "Content-Type must be application/json" },
-      });
+      return closing(
+        refuseMessage(c, started, null, origin, {
+          status: 415,
+          code: "content-type",
+          id: null,
+          error: { code: INVALID_REQUEST, message: "Content-Type must be application/json" },
+        }),
+        discardAct(request, incoming),
+      );
     }
     if (!acceptsJson(request.headers.get("accept"))) {
-      discardAct(request, incoming);
-      return refuseMessage(c, started, null, origin, {
-        status: 406,
-        code: "accept",
-        id: null,
-        error: { code: INVALID_REQUEST, message: "Accept must include application/json" },
-      });
+      return closing(
+        refuseMessage(c, started, null, origin, {
+          status: 406,
+          code: "accept",
+          id: null,
+          error: { code: INVALID_REQUEST, message: "Accept must include application/json" },
+        }),
+        discardAct(request, incoming),
+      );
     }
     const received = await receiveAct(request, { maxBytes, bodyDeadlineMs: options.bodyDeadlineMs }, incoming);
     if (!received.ok) {
@@ -360,7 +380,10 @@ export function mcp<E extends Env = Env>(
             ? 415
             : 400;
       log(c, started, endpointName, status, received.code, null);
-      return json(status, errorText(null, { code: INVALID_REQUEST, message: messageFor(status) }), origin);
+      return closing(
+        json(status, errorText(null, { code: INVALID_REQUEST, message: messageFor(status) }), origin),
+        closesUnread(request, incoming),
+      );
     }
     // No string bound here: the parser reads the whole JSON-RPC envelope, whose other strings
     // (`method`, `id`, `_meta`, the arguments of a tool with an open form, other methods'
@@ -497,23 +520,27 @@ export function mcp<E extends Env = Env>(
     const incoming = nodeMessageOf(request, c.env);
     const host = request.headers.get("host") ?? hostOf(request.url);
     if (hosts !== null && (host === null || !hosts.has(hostName(host)))) {
-      discardAct(request, incoming);
-      return refuseMessage(c, started, null, null, {
-        status: 403,
-        code: "host-not-allowed",
-        id: null,
-        error: { code: INVALID_REQUEST, message: "Forbidden: Host not allowed" },
-      });
+      return closing(
+        refuseMessage(c, started, null, null, {
+          status: 403,
+          code: "host-not-allowed",
+          id: null,
+          error: { code: INVALID_REQUEST, message: "Forbidden: Host not allowed" },
+        }),
+        discardAct(request, incoming),
+      );
     }
     const origin = checkOrigin(request, host);
     if (origin === false) {
-      discardAct(request, incoming);
-      return refuseMessage(c, started, null, null, {
-        status: 403,
-        code: "origin-not-allowed",
-        id: null,
-        error: { code: INVALID_REQUEST, message: "Forbidden: Origin not allowed" },
-      });
+      return closing(
+        refuseMessage(c, started, null, null, {
+          status: 403,
+          code: "origin-not-allowed",
+          id: null,
+          error: { code: INVALID_REQUEST, message: "Forbidden: Origin not allowed" },
+        }),
+        discardAct(request, incoming),
+      );
     }
     switch (request.method) {
       case "POST":
@@ -539,7 +566,7 @@ export function mcp<E extends Env = Env>(
       default:
         // No SSE stream (GET) and no session to end (DELETE): stateless (transports, Streamable HTTP).
         log(c, started, endpointName, 405, "method-not-allowed", null);
-        return empty(405, origin, { Allow: ALLOW });
+        return closing(empty(405, origin, { Allow: ALLOW }), discardAct(request, incoming));
     }
   };
 }

@@ -184,6 +184,9 @@ describe("V1 on the message path: the limit holds on the bytes read", () => {
       expect(answer.body.error.code).toBe(-32600);
       expect(lastCode()).toBe("content-too-large");
       expect(touched).toBe(false);
+      // RFC 9112 §9.6, as the HTTP door: a small Content-Length rest is drained and the
+      // connection kept; a chunked rest of unknown length closes, lingering unread.
+      expect(answer.headers.connection).toBe(length ? "keep-alive" : "close");
     }
   });
 
@@ -193,6 +196,7 @@ describe("V1 on the message path: the limit holds on the bytes read", () => {
       { length: false },
     );
     expect(answer.status).toBe(413);
+    expect(answer.headers.connection).toBe("close");
     expect(lastCode()).toBe("content-too-large");
     expect((await post([VALID_CALL])).status).toBe(200);
   });

@@ -330,6 +330,21 @@ describe("mcp(): transport", () => {
     expect(d.acts).toHaveLength(1);
   });
 
+  it("RFC 9112 §9.6 a message left unread (413, 415, 406, 405 with a body) closes the connection, as the HTTP door's; one read whole keeps it", async () => {
+    const d = door({ maxBytes: VALID_CALL.length });
+    const unread = [
+      await d.post(`${VALID_CALL} `),
+      await d.post(VALID_CALL, { "content-type": "text/plain" }),
+      await d.post(VALID_CALL, { accept: "text/html" }),
+      await d.fetch({ method: "PUT", body: VALID_CALL, headers: { "content-type": "application/json" } }),
+    ];
+    expect(unread.map((answer) => answer.status)).toEqual([413, 415, 406, 405]);
+    for (const answer of unread) expect(answer.headers.get("connection")).toBe("close");
+    const read = [await d.post(VALID_CALL), await d.post("{"), await d.fetch({ method: "DELETE" })];
+    expect(read.map((answer) => answer.status)).toEqual([200, 400, 405]);
+    for (const answer of read) expect(answer.headers.get("connection")).toBeNull();
+  });
+
   it("RFC 9110 §12.5.1 Accept: the most specific range decides; application/json;q=0 with */* is 406, application/*;q=0 with application/json is not", async () => {
     const d = door();
     for (const accept of ["application/json;q=0, */*", "application/*;q=0, text/event-stream", "*/*;q=0"]) {
