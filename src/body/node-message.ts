@@ -119,15 +119,32 @@ export function lingerUnread(message: NodeMessage, headers: Headers): boolean {
   const socket = nodeSocketOf(message);
   if (socket === undefined) return false;
   socket.pause();
-  let timer: ReturnType<typeof setTimeout> | undefined;
   socket.resume = () => socket;
+  // Should the answer not say `Connection: close` after all (a middleware that dropped the
+  // field), Node would keep a socket that reads nothing any more: it is destroyed anyway.
+  let timer = destroyLater(socket, UNCLOSED_MS);
+  let lingering = false;
   socket.destroySoon = () => {
     socket.end();
-    if (timer !== undefined) return;
-    timer = setTimeout(() => socket.destroy(), LINGER_MS);
-    (timer as { unref?: () => void }).unref?.();
+    if (lingering) return;
+    lingering = true;
+    clearTimeout(timer);
+    timer = destroyLater(socket, LINGER_MS);
   };
   return true;
+}
+
+/**
+ * How long a socket {@link lingerUnread} stopped reading is kept when its answer never asks
+ * Node to close it, in milliseconds (the refusals that linger answer at once).
+ */
+export const UNCLOSED_MS = 5_000;
+
+/** Destroys `socket` in `ms` milliseconds, without keeping the process alive for it. */
+function destroyLater(socket: NodeSocket, ms: number): ReturnType<typeof setTimeout> {
+  const timer = setTimeout(() => socket.destroy(), ms);
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
 }
 
 /** The message's socket when it is Node's own `net.Socket`, still open; `undefined` otherwise. */

@@ -12,7 +12,7 @@ import { form as pageForm } from "../../../examples/pages/generated/page.js";
 import { address } from "../../../src/address/address.ts";
 import { BodyReadError } from "../../../src/body/body-read-error.ts";
 import { ContentTooLargeError } from "../../../src/body/content-too-large-error.ts";
-import { DRAIN_BYTES, LINGER_MS, nodeMessageOf } from "../../../src/body/node-message.ts";
+import { DRAIN_BYTES, LINGER_MS, nodeMessageOf, UNCLOSED_MS } from "../../../src/body/node-message.ts";
 import { readBody } from "../../../src/body/read-body.ts";
 
 const MAX = 100_000;
@@ -202,12 +202,22 @@ describe("RFC 9112 §9.6 an unread body on Node: a small rest is drained and the
    * Serves a page address (1 MiB limit) on @hono/node-server, runs `use` against its port, and
    * gives the server's sockets (to read their `bytesRead` and `destroyed`).
    */
-  async function withAddress(use: (port: number, sockets: Socket[]) => Promise<void>): Promise<void> {
+  async function withAddress(
+    use: (port: number, sockets: Socket[]) => Promise<void>,
+    { dropConnectionField = false, autoCleanupIncoming = true } = {},
+  ): Promise<void> {
     const app = new Hono();
+    if (dropConnectionField)
+      app.use(async (c, next) => {
+        await next();
+        c.res.headers.delete("connection");
+      });
     app.route("/page", address({ form: pageForm, act: () => ({}) }));
     const sockets: Socket[] = [];
     const door = await new Promise<ServerType>((resolve) => {
-      const started: ServerType = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(started));
+      const started: ServerType = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0, autoCleanupIncoming }, () =>
+        resolve(started),
+      );
     });
     door.on("connection", (socket: Socket) => sockets.push(socket));
     try {
@@ -290,4 +300,23 @@ describe("RFC 9112 §9.6 an unread body on Node: a small rest is drained and the
       expect(sockets.map((socket) => socket.destroyed)).toEqual(cases.map(() => true));
     });
   });
+  it(`an answer that lost its Connection: close (a middleware) still ends the socket that stopped reading: after @hono/node-server's drain gives up, or within ${UNCLOSED_MS} ms without it`, async () => {
+    for (const autoCleanupIncoming of [true, false]) {
+      await withAddress(
+        async (port, sockets) => {
+          const answer = await send(port, "POST", 32 << 20, false);
+          const answered = Date.now();
+          expect(answer.status).toBe(204);
+          expect(answer.headers.connection).toBe("keep-alive");
+          while (!sockets[0]!.destroyed && Date.now() - answered < UNCLOSED_MS + 2_000)
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          expect(sockets[0]!.destroyed).toBe(true);
+          // The drain's 500 ms and the linger's, or the fallback's.
+          expect(Date.now() - answered).toBeGreaterThanOrEqual(autoCleanupIncoming ? 900 : UNCLOSED_MS - 100);
+          expect(sockets[0]!.bytesRead).toBeLessThan(2 * 1_048_576);
+        },
+        { dropConnectionField: true, autoCleanupIncoming },
+      );
+    }
+  }, 20_000);
 });
