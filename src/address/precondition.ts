@@ -10,7 +10,9 @@
  * Whether an `If-Match` field lets an act against the form whose current entity-tags are
  * `etags` go on (RFC 9110 §13.1.1): `*` matches, as does any listed tag equal to one of `etags`
  * by the strong comparison (a weak `W/` tag never matches). An absent field lets every act
- * through; a malformed one matches nothing.
+ * through, and so does an empty one (only spaces or nothing): workerd drops an empty field
+ * before the address sees it and Node keeps it, so it is read as absent on every runtime
+ * rather than as a list of no tags. A malformed field matches nothing.
  *
  * @param field - the `If-Match` field value, or `null` when absent.
  * @param etags - the form's entity-tags, quoted (`"…"`): the JSON arrival's and the page's.
@@ -19,7 +21,8 @@
  */
 export function satisfiesIfMatch(field: string | null, etags: readonly string[]): boolean {
   if (field === null) return true;
-  if (field.trim() === "*") return true;
+  const trimmed = field.trim();
+  if (trimmed === "" || trimmed === "*") return true;
   const length = field.length;
   let i = 0;
   let matched = false;

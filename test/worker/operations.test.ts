@@ -196,6 +196,15 @@ describe("X2 form pinning: If-Match with the arrival's ETag", () => {
     expect(satisfiesIfMatch(null, [form.etag])).toBe(true);
     expect(satisfiesIfMatch(` ${form.etag} `, [form.etag])).toBe(true);
     expect(satisfiesIfMatch('"a" "b"', ['"a"'])).toBe(false);
+    expect(satisfiesIfMatch(",", [form.etag])).toBe(false);
+  });
+
+  it("X2 an empty If-Match is read as absent (workerd drops the empty field, Node keeps it): the act goes on", async () => {
+    const s = serve();
+    for (const ifMatch of ["", " ", "\t"]) expect((await s.act({ "if-match": ifMatch })).status).toBe(200);
+    expect(s.acts).toHaveLength(3);
+    expect(satisfiesIfMatch("", [form.etag])).toBe(true);
+    expect(satisfiesIfMatch(" \t ", [form.etag])).toBe(true);
   });
 
   it("X2 the 412 comes before the body is read: a stale pin on an invalid body is still 412, not 204", async () => {
