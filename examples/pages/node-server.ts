@@ -31,7 +31,14 @@ export const serverTimeouts = { headersTimeout: 5_000, requestTimeout: 15_000, c
  * @param port - the TCP port; 0 picks a free one.
  */
 export function serveWithTimeouts(fetch: Parameters<typeof serve>[0]["fetch"], port: number): void {
-  serve({ fetch, hostname: "127.0.0.1", port, serverOptions: serverTimeouts }, (info) => {
+  const server = serve({ fetch, hostname: "127.0.0.1", port, serverOptions: serverTimeouts }, (info) => {
     console.log(`listening on http://127.0.0.1:${info.port}/`);
   });
+  // On Node, `Expect: 100-continue` is left to the addresses: Node would otherwise send
+  // `100 Continue` before any of them ran, inviting a body they refuse by its declared size, a
+  // rate limit or a pin; they send it once they are about to read (`continuePending`). Not on
+  // Bun's and Deno's `node:http`, whose responses keep no such record.
+  const runtime = globalThis as { Bun?: unknown; Deno?: unknown };
+  if (runtime.Bun === undefined && runtime.Deno === undefined)
+    server.on("checkContinue", (request, response) => server.emit("request", request, response));
 }

@@ -6,7 +6,7 @@
 
 import type { Context, Env } from "hono";
 import { Hono } from "hono";
-import { type NodeMessage, nodeMessageOf } from "../body/node-message.ts";
+import { continuePending, type NodeMessage, nodeMessageOf } from "../body/node-message.ts";
 import { encodeConsequence } from "./act.ts";
 import type { ActLogCode, ActLogEntry } from "./act-log.ts";
 import { admitPin, admitRate, emitLog, type Refused } from "./admission.ts";
@@ -272,7 +272,12 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
 
   async function verify(c: Context<E>, started: number, message: NodeMessage | undefined): Promise<Response> {
     const request = c.req.raw;
-    const received = await receiveAct(request, limits, message);
+    const received = await receiveAct(
+      request,
+      limits,
+      message,
+      message === undefined ? undefined : continuePending(c.env),
+    );
     if (!received.ok) {
       log(c, started, development ? problemStatus(received.code).status : 204, received.code, null);
       return reject(request, received.code, received.reason, closesUnread(request, message));

@@ -20,7 +20,7 @@
 
 import { BodyReadError } from "../body/body-read-error.ts";
 import { ContentTooLargeError } from "../body/content-too-large-error.ts";
-import { lingerUnread, type NodeMessage } from "../body/node-message.ts";
+import { lingerUnread, type NodeMessage, type PendingContinue } from "../body/node-message.ts";
 import { DEFAULT_BODY_DEADLINE_MS, readBody } from "../body/read-body.ts";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../json/parse.ts";
@@ -132,6 +132,8 @@ export function verificationLimits(
  * @param limits - only `maxBytes` is used.
  * @param message - on Node, the unread message `request` was made from (`nodeMessageOf`): the
  *   bytes are read from it, without building `request.body` (issue 16); the same checks apply.
+ * @param pending - with `message`, its response when it is owed a `100 Continue`
+ *   (`continuePending`): sent only once the body is to be read.
  * @returns the bytes, or a {@link Refusal} coded `content-encoding`, `transfer-encoding`,
  *   `content-too-large`, or a `BodyReadError` code.
  * @throws {RangeError} when `limits.maxBytes` is invalid (a programming error).
@@ -141,6 +143,7 @@ export async function receiveAct(
   request: Request,
   limits: Pick<VerificationLimits, "maxBytes"> & { readonly bodyDeadlineMs?: number },
   message?: NodeMessage,
+  pending?: PendingContinue,
 ): Promise<Verification<Uint8Array>> {
   const coding = request.headers.get("content-encoding");
   if (!onlyCodings(coding, "identity")) {
@@ -155,7 +158,12 @@ export async function receiveAct(
   try {
     return {
       ok: true,
-      value: await readBody(request, { maxBytes: limits.maxBytes, deadlineMs: limits.bodyDeadlineMs, message }),
+      value: await readBody(request, {
+        maxBytes: limits.maxBytes,
+        deadlineMs: limits.bodyDeadlineMs,
+        message,
+        pending,
+      }),
     };
   } catch (error) {
     if (error instanceof ContentTooLargeError || error instanceof BodyReadError) {

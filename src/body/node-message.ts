@@ -118,21 +118,26 @@ export function lingerUnread(message: NodeMessage, headers: Headers): boolean {
   if (!message.readableDidRead && length !== null && Number(length) <= DRAIN_BYTES) return false;
   const socket = nodeSocketOf(message);
   if (socket === undefined) return false;
+  if (lingering.has(socket)) return true;
+  lingering.add(socket);
   socket.pause();
   socket.resume = () => socket;
   // Should the answer not say `Connection: close` after all (a middleware that dropped the
   // field), Node would keep a socket that reads nothing any more: it is destroyed anyway.
   let timer = destroyLater(socket, UNCLOSED_MS);
-  let lingering = false;
+  let closing = false;
   socket.destroySoon = () => {
     socket.end();
-    if (lingering) return;
-    lingering = true;
+    if (closing) return;
+    closing = true;
     clearTimeout(timer);
     timer = destroyLater(socket, LINGER_MS);
   };
   return true;
 }
+
+/** The sockets {@link lingerUnread} set up, so that a second call for one does nothing. */
+const lingering = new WeakSet<object>();
 
 /**
  * How long a socket {@link lingerUnread} stopped reading is kept when its answer never asks
@@ -157,4 +162,36 @@ function nodeSocketOf(message: NodeMessage): NodeSocket | undefined {
   for (const method of ["pause", "resume", "end", "destroy", "destroySoon"] as const)
     if (typeof socket[method] !== "function") return undefined;
   return socket as NodeSocket;
+}
+
+/** The part of Node's `http.ServerResponse` that sends an interim `100 Continue`. */
+export interface PendingContinue {
+  writeContinue(): void;
+}
+
+/**
+ * The response of a request that asked `Expect: 100-continue` and has not been sent the
+ * `100 Continue` yet (RFC 9110 §10.1.1), for {@link readBody} to send it once it is about to
+ * read: `env.outgoing` as @hono/node-server binds it, when Node left the interim answer to the
+ * application, which it does when the server has a `checkContinue` listener (the example's
+ * `serveWithTimeouts`); without one Node sent it before any handler ran. A body refused by its
+ * declared size, a rate limit or a pin is then never invited, and Node closes the connection
+ * after such an answer, since the client may or may not send the body.
+ *
+ * Reads the response's `_expect_continue` and `_sent100` (`_http_server.js`, Node's own record
+ * of the two); anything else (Bun, Deno, no bindings) gives `undefined`.
+ *
+ * @param env - the bindings the request came with (`c.env`).
+ * @returns the response to send `100 Continue` on, or `undefined`.
+ */
+export function continuePending(env: unknown): PendingContinue | undefined {
+  if (typeof env !== "object" || env === null) return undefined;
+  const outgoing = (env as { outgoing?: unknown }).outgoing as
+    | { _expect_continue?: unknown; _sent100?: unknown; headersSent?: unknown; writeContinue?: unknown }
+    | null
+    | undefined;
+  if (typeof outgoing !== "object" || outgoing === null) return undefined;
+  if (outgoing._expect_continue !== true || outgoing._sent100 !== false || outgoing.headersSent !== false)
+    return undefined;
+  return typeof outgoing.writeContinue === "function" ? (outgoing as PendingContinue) : undefined;
 }

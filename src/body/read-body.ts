@@ -7,7 +7,7 @@
 import { PARSE_PADDING } from "../json/parse.ts";
 import { BodyReadError } from "./body-read-error.ts";
 import { ContentTooLargeError } from "./content-too-large-error.ts";
-import type { NodeMessage } from "./node-message.ts";
+import type { NodeMessage, PendingContinue } from "./node-message.ts";
 
 /** Options of {@link readBody}. */
 export interface ReadBodyOptions {
@@ -27,6 +27,12 @@ export interface ReadBodyOptions {
    * bytes read.
    */
   readonly message?: NodeMessage;
+  /**
+   * With `message`, a response owed a `100 Continue` (see `continuePending`): it is sent right
+   * before the first byte is read, once the `Content-Length` checks passed, so that a body
+   * refused by its declared size is never invited (RFC 9110 §10.1.1).
+   */
+  readonly pending?: PendingContinue;
 }
 
 /**
@@ -94,7 +100,10 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
     }
   }
 
-  if (message !== undefined) return readFromMessage(message, declared, maxBytes, deadlineMs);
+  if (message !== undefined) {
+    options.pending?.writeContinue();
+    return readFromMessage(message, declared, maxBytes, deadlineMs);
+  }
   if (body === null) {
     if (declared !== null && declared !== 0) throw mismatch(declared, 0);
     return new Uint8Array(0);

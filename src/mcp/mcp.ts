@@ -26,7 +26,7 @@ import {
   receiveAct,
   verificationLimits,
 } from "../address/verification.ts";
-import { type NodeMessage, nodeMessageOf } from "../body/node-message.ts";
+import { continuePending, type NodeMessage, nodeMessageOf } from "../body/node-message.ts";
 import {
   errorText,
   HEADER_MISMATCH,
@@ -370,7 +370,12 @@ export function mcp<E extends Env = Env>(
         discardAct(request, incoming),
       );
     }
-    const received = await receiveAct(request, { maxBytes, bodyDeadlineMs: options.bodyDeadlineMs }, incoming);
+    const received = await receiveAct(
+      request,
+      { maxBytes, bodyDeadlineMs: options.bodyDeadlineMs },
+      incoming,
+      incoming === undefined ? undefined : continuePending(c.env),
+    );
     if (!received.ok) {
       reject(request, received.code, received.reason);
       const status =

@@ -4,7 +4,7 @@
  * as from `request.body` (V1), and is used only for the server's own, unread request.
  */
 import { Agent, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { type AddressInfo, connect, type Socket } from "node:net";
 import { type ServerType, serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +14,7 @@ import { BodyReadError } from "../../../src/body/body-read-error.ts";
 import { ContentTooLargeError } from "../../../src/body/content-too-large-error.ts";
 import { DRAIN_BYTES, LINGER_MS, nodeMessageOf, UNCLOSED_MS } from "../../../src/body/node-message.ts";
 import { readBody } from "../../../src/body/read-body.ts";
+import { validPage } from "../../runtimes/bodies.ts";
 
 const MAX = 100_000;
 
@@ -319,4 +320,59 @@ describe("RFC 9112 §9.6 an unread body on Node: a small rest is drained and the
       );
     }
   }, 20_000);
+});
+
+describe("RFC 9110 §10.1.1 Expect: 100-continue on Node: the address invites a body only once it reads it", () => {
+  /**
+   * Sends a request head with `Expect: 100-continue` over a raw socket to an address on
+   * @hono/node-server (with the example's `checkContinue` listener when `deferred`), and the
+   * body once `100 Continue` comes; resolves with every status line received, in order.
+   */
+  async function expectContinue(body: Uint8Array, declared: number, deferred: boolean): Promise<string[]> {
+    const app = new Hono();
+    app.route("/page", address({ form: pageForm, act: () => ({ ok: true }) }));
+    const door = await new Promise<ServerType>((resolve) => {
+      const started: ServerType = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(started));
+    });
+    if (deferred) door.on("checkContinue", (request, response) => door.emit("request", request, response));
+    try {
+      return await new Promise<string[]>((resolve, reject) => {
+        const socket = connect((door.address() as AddressInfo).port, "127.0.0.1");
+        let seen = "";
+        let sent = false;
+        const statuses = () => [...seen.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]!);
+        socket.on("data", (chunk: Buffer) => {
+          seen += chunk.toString("latin1");
+          const got = statuses();
+          if (got.includes("100") && !sent) {
+            sent = true;
+            socket.write(body);
+          }
+          if (got.some((status) => status !== "100") && /\r\n\r\n/.test(seen.slice(seen.lastIndexOf("HTTP/1.1")))) {
+            socket.destroy();
+            resolve(got);
+          }
+        });
+        socket.on("error", reject);
+        socket.write(
+          `POST /page HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\nExpect: 100-continue\r\n\r\n`,
+        );
+      });
+    } finally {
+      (door as Server).closeAllConnections();
+      await new Promise<void>((resolve) => door.close(() => resolve()));
+    }
+  }
+
+  const valid = new TextEncoder().encode(validPage);
+
+  it("with the checkContinue listener: an oversize Content-Length is answered 204 without 100 Continue; a body it reads gets 100 Continue first, then 200", async () => {
+    expect(await expectContinue(new Uint8Array(0), 2 * 1_048_576, true)).toEqual(["204"]);
+    expect(await expectContinue(valid, valid.byteLength, true)).toEqual(["100", "200"]);
+  });
+
+  it("without it (Node's default) Node sends 100 Continue itself, once, and the address sends none of its own", async () => {
+    expect(await expectContinue(valid, valid.byteLength, false)).toEqual(["100", "200"]);
+    expect(await expectContinue(new Uint8Array(0), 2 * 1_048_576, false)).toEqual(["100", "204"]);
+  });
 });
