@@ -10,7 +10,8 @@
  *   non-numeric, `+`-prefixed, a comma list, …; RFC 9110 §8.6);
  * - `content-length-mismatch`: the body has more or fewer bytes than `Content-Length` says;
  * - `body-used`: the body was already read or locked by other code;
- * - `body-read`: the stream failed while being read, or yielded something other than bytes;
+ * - `body-read`: the stream failed while being read, or yielded something other than bytes, or
+ *   (on Node) the connection is closing after an earlier request left its body unread;
  * - `body-deadline`: the body had not ended when the reader's deadline passed (`deadlineMs`).
  */
 export type BodyReadErrorCode =

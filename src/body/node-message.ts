@@ -118,26 +118,41 @@ export function lingerUnread(message: NodeMessage, headers: Headers): boolean {
   if (!message.readableDidRead && length !== null && Number(length) <= DRAIN_BYTES) return false;
   const socket = nodeSocketOf(message);
   if (socket === undefined) return false;
-  if (lingering.has(socket)) return true;
-  lingering.add(socket);
+  if (closing.has(socket)) return true;
+  closing.add(socket);
   socket.pause();
   socket.resume = () => socket;
   // Should the answer not say `Connection: close` after all (a middleware that dropped the
   // field), Node would keep a socket that reads nothing any more: it is destroyed anyway.
   let timer = destroyLater(socket, UNCLOSED_MS);
-  let closing = false;
+  let ended = false;
   socket.destroySoon = () => {
     socket.end();
-    if (closing) return;
-    closing = true;
+    if (ended) return;
+    ended = true;
     clearTimeout(timer);
     timer = destroyLater(socket, LINGER_MS);
   };
   return true;
 }
 
-/** The sockets {@link lingerUnread} set up, so that a second call for one does nothing. */
-const lingering = new WeakSet<object>();
+/** The sockets {@link lingerUnread} set a lingering close on (a second call for one does nothing). */
+const closing = new WeakSet<object>();
+
+/**
+ * Whether `message` arrived on a connection {@link lingerUnread} is closing: a request
+ * pipelined behind one whose body was left unread, parsed from the same bytes before the
+ * socket stopped reading. Its answer is never sent (the connection closes after the earlier
+ * one), so it must not be acted on: a server that sends `close` must not process any further
+ * request on that connection (RFC 9112 §9.6). `readBody` refuses such a message's body.
+ *
+ * @param message - a request's message (`nodeMessageOf`).
+ * @returns `true` when the message's socket has a lingering close set.
+ */
+export function closingConnection(message: NodeMessage): boolean {
+  const socket = message.socket;
+  return typeof socket === "object" && socket !== null && closing.has(socket);
+}
 
 /**
  * How long a socket {@link lingerUnread} stopped reading is kept when its answer never asks

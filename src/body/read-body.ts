@@ -7,7 +7,7 @@
 import { PARSE_PADDING } from "../json/parse.ts";
 import { BodyReadError } from "./body-read-error.ts";
 import { ContentTooLargeError } from "./content-too-large-error.ts";
-import type { NodeMessage, PendingContinue } from "./node-message.ts";
+import { closingConnection, type NodeMessage, type PendingContinue } from "./node-message.ts";
 
 /** Options of {@link readBody}. */
 export interface ReadBodyOptions {
@@ -101,6 +101,9 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
   }
 
   if (message !== undefined) {
+    // Pipelined behind a request whose answer closes the connection: never answered, never acted on.
+    if (closingConnection(message))
+      throw new BodyReadError("body-read", "the connection is closing after an earlier request (RFC 9112 §9.6)");
     options.pending?.writeContinue();
     return readFromMessage(message, declared, maxBytes, deadlineMs);
   }

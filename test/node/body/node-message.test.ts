@@ -205,7 +205,7 @@ describe("RFC 9112 §9.6 an unread body on Node: a small rest is drained and the
    */
   async function withAddress(
     use: (port: number, sockets: Socket[]) => Promise<void>,
-    { dropConnectionField = false, autoCleanupIncoming = true } = {},
+    { dropConnectionField = false, autoCleanupIncoming = true, act = () => ({}) } = {},
   ): Promise<void> {
     const app = new Hono();
     if (dropConnectionField)
@@ -213,7 +213,7 @@ describe("RFC 9112 §9.6 an unread body on Node: a small rest is drained and the
         await next();
         c.res.headers.delete("connection");
       });
-    app.route("/page", address({ form: pageForm, act: () => ({}) }));
+    app.route("/page", address({ form: pageForm, act }));
     const sockets: Socket[] = [];
     const door = await new Promise<ServerType>((resolve) => {
       const started: ServerType = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0, autoCleanupIncoming }, () =>
@@ -320,6 +320,39 @@ describe("RFC 9112 §9.6 an unread body on Node: a small rest is drained and the
       );
     }
   }, 20_000);
+
+  it("RFC 9112 §9.6 a request pipelined behind one whose answer closes the connection is not acted on unanswered", async () => {
+    let acted = 0;
+    await withAddress(
+      async (port) => {
+        const valid = JSON.stringify({ title: "t", blocks: [{ type: "paragraph", spans: [{ text: "x" }] }] });
+        // One write: a 405 with a small chunked body (unknown length: a lingering close), then a valid act.
+        const wire =
+          "PUT /page HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n" +
+          `POST /page HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${valid.length}\r\n\r\n${valid}`;
+        const text = await new Promise<string>((resolve) => {
+          const socket = connect(port, "127.0.0.1");
+          let seen = "";
+          socket.setEncoding("latin1");
+          socket.on("data", (part: string) => (seen += part));
+          socket.on("error", () => {});
+          socket.on("close", () => resolve(seen));
+          socket.on("connect", () => socket.write(wire));
+          setTimeout(() => socket.destroy(), 3_000);
+        });
+        const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => Number(match[1]));
+        expect(statuses[0]).toBe(405);
+        // Either the act is answered (the connection kept), or it never ran.
+        expect(acted).toBe(statuses.filter((status) => status === 200).length);
+      },
+      {
+        act: () => {
+          acted++;
+          return {};
+        },
+      },
+    );
+  });
 });
 
 describe("RFC 9110 §10.1.1 Expect: 100-continue on Node: the address invites a body only once it reads it", () => {
