@@ -7,7 +7,7 @@
  * Every refusal is paired with a control that passes.
  */
 import { request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { type ServerType, serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +24,8 @@ let port = 0;
 let touched: boolean | null = null;
 const rejections: Rejection[] = [];
 let limited = false;
+/** How many tools/call messages the tool acted on. */
+let acted = 0;
 
 /** Records whether anything asked the request for `body` (the getter that builds the web stream). */
 function spyOnBody(raw: Request): void {
@@ -45,7 +47,13 @@ function spyOnBody(raw: Request): void {
 
 beforeAll(async () => {
   const tools = [
-    { form: forms.feedback, act: (value: { rating: number }) => ({ received: true, rating: value.rating }) },
+    {
+      form: forms.feedback,
+      act: (value: { rating: number }) => {
+        acted++;
+        return { received: true, rating: value.rating };
+      },
+    },
   ];
   const options: McpOptions = {
     maxBytes: MAX,
@@ -245,5 +253,32 @@ describe("refusals before reading leave request.body unbuilt", () => {
     }
     // Control: the same request with none of those acts.
     expect((await post([VALID_CALL])).status).toBe(200);
+  });
+});
+
+describe("RFC 9112 §9.6 a message pipelined behind a refusal that closes the connection", () => {
+  it("is not acted on unanswered: a 415 with a small chunked body, then a valid tools/call in one segment", async () => {
+    const wire =
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n" +
+      "5\r\nhello\r\n0\r\n\r\n" +
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(VALID_CALL)}\r\n\r\n${VALID_CALL}`;
+    const before = acted;
+    const text = await new Promise<string>((resolve) => {
+      const socket = connect(port, "127.0.0.1");
+      let seen = "";
+      socket.setEncoding("latin1");
+      socket.on("data", (part: string) => (seen += part));
+      socket.on("error", () => {});
+      socket.on("close", () => resolve(seen));
+      socket.on("connect", () => socket.write(wire));
+      setTimeout(() => socket.destroy(), 3_000);
+    });
+    const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => Number(match[1]));
+    expect(statuses[0]).toBe(415);
+    // Either the call is answered (the connection kept), or it never ran.
+    expect(acted - before).toBe(statuses.filter((status) => status === 200).length);
+    // Control: the same call alone acts.
+    expect((await post([VALID_CALL])).status).toBe(200);
+    expect(acted - before).toBe(1 + statuses.filter((status) => status === 200).length);
   });
 });
