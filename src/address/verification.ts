@@ -198,6 +198,38 @@ export function discardAct(request: Request, message?: NodeMessage): boolean {
 }
 
 /**
+ * Whether a request carries a body, for a door answering a method whose body it never reads
+ * (GET, HEAD, OPTIONS): such a body is discarded with {@link discardAct}, or Node would read all
+ * of it after the answer to keep the connection (its own dump of an unread message, bounded
+ * only by the server's `requestTimeout`: a GET declaring 4 GiB cost 3.6 s of CPU). On a Node
+ * message the fields say (RFC 9112 §6.3: `Content-Length` other than 0, or `Transfer-Encoding`),
+ * since asking `request.body` there builds a web stream; elsewhere `request.body`.
+ *
+ * @param request - the request.
+ * @param message - on Node, the message `request` was made from (`nodeMessageOf`).
+ * @returns `true` when there is a body.
+ */
+export function carriesBody(request: Request, message: NodeMessage | undefined): boolean {
+  if (message === undefined) return request.body !== null;
+  const headers = request.headers;
+  const length = headers.get("content-length");
+  return (length !== null && length !== "0") || headers.has("transfer-encoding");
+}
+
+/**
+ * `answer` with `Connection: close` added (a body left unread, {@link discardAct}); a promise
+ * of one, likewise. The answers given here have fields of their own to add to.
+ */
+export function closing(answer: Response | Promise<Response>): Response | Promise<Response> {
+  return answer instanceof Promise ? answer.then(closeAfter) : closeAfter(answer);
+}
+
+function closeAfter(answer: Response): Response {
+  answer.headers.set("Connection", "close");
+  return answer;
+}
+
+/**
  * Whether the answer to a request whose body a door leaves unread (refused before reading,
  * or given up while reading: too large, too slow) must say `Connection: close` (RFC 9112 §9.6),
  * the same rule behind every door. A runtime that would go on reading the rest (Bun's and

@@ -19,7 +19,9 @@ import { acceptWeights } from "../address/negotiate.ts";
 import type { RateLimit } from "../address/rate-limit.ts";
 import type { Rejection, RejectionCode } from "../address/rejection.ts";
 import {
+  carriesBody,
   closesUnread,
+  closing,
   DEFAULT_MAX_BYTES,
   discardAct,
   parseAct,
@@ -276,11 +278,10 @@ export function mcp<E extends Env = Env>(
 
   /**
    * `answer`, saying `Connection: close` when `closes` (a body left unread: `discardAct`,
-   * `closesUnread`, RFC 9112 §9.6). The answers built here have fields of their own to add to.
+   * `closesUnread`, RFC 9112 §9.6).
    */
-  function closing(answer: Response, closes: boolean): Response {
-    if (closes) answer.headers.set("Connection", "close");
-    return answer;
+  function closingWhen(answer: Response, closes: boolean): Response {
+    return closes ? (closing(answer) as Response) : answer;
   }
 
   /**
@@ -346,10 +347,10 @@ export function mcp<E extends Env = Env>(
     if (limited !== null) {
       const closes = discardAct(request, incoming);
       log(c, started, endpointName, limited.status, limited.code, null);
-      return closing(admission(limited, null, origin), closes);
+      return closingWhen(admission(limited, null, origin), closes);
     }
     if (!isJsonMediaType(request.headers.get("content-type"))) {
-      return closing(
+      return closingWhen(
         refuseMessage(c, started, null, origin, {
           status: 415,
           code: "content-type",
@@ -360,7 +361,7 @@ export function mcp<E extends Env = Env>(
       );
     }
     if (!acceptsJson(request.headers.get("accept"))) {
-      return closing(
+      return closingWhen(
         refuseMessage(c, started, null, origin, {
           status: 406,
           code: "accept",
@@ -385,7 +386,7 @@ export function mcp<E extends Env = Env>(
             ? 415
             : 400;
       log(c, started, endpointName, status, received.code, null);
-      return closing(
+      return closingWhen(
         json(status, errorText(null, { code: INVALID_REQUEST, message: messageFor(status) }), origin),
         closesUnread(request, incoming),
       );
@@ -525,7 +526,7 @@ export function mcp<E extends Env = Env>(
     const incoming = nodeMessageOf(request, c.env);
     const host = request.headers.get("host") ?? hostOf(request.url);
     if (hosts !== null && (host === null || !hosts.has(hostName(host)))) {
-      return closing(
+      return closingWhen(
         refuseMessage(c, started, null, null, {
           status: 403,
           code: "host-not-allowed",
@@ -537,7 +538,7 @@ export function mcp<E extends Env = Env>(
     }
     const origin = checkOrigin(request, host);
     if (origin === false) {
-      return closing(
+      return closingWhen(
         refuseMessage(c, started, null, null, {
           status: 403,
           code: "origin-not-allowed",
@@ -558,20 +559,23 @@ export function mcp<E extends Env = Env>(
           return empty(500, origin);
         }
       case "OPTIONS":
-        return new Response(null, {
-          status: 204,
-          headers: {
-            Allow: ALLOW,
-            "Access-Control-Allow-Methods": ALLOW,
-            "Access-Control-Allow-Headers": ALLOW_HEADERS,
-            "Access-Control-Max-Age": "86400",
-            ...headers(origin, false),
-          },
-        });
+        return closingWhen(
+          new Response(null, {
+            status: 204,
+            headers: {
+              Allow: ALLOW,
+              "Access-Control-Allow-Methods": ALLOW,
+              "Access-Control-Allow-Headers": ALLOW_HEADERS,
+              "Access-Control-Max-Age": "86400",
+              ...headers(origin, false),
+            },
+          }),
+          carriesBody(request, incoming) && discardAct(request, incoming),
+        );
       default:
         // No SSE stream (GET) and no session to end (DELETE): stateless (transports, Streamable HTTP).
         log(c, started, endpointName, 405, "method-not-allowed", null);
-        return closing(empty(405, origin, { Allow: ALLOW }), discardAct(request, incoming));
+        return closingWhen(empty(405, origin, { Allow: ALLOW }), discardAct(request, incoming));
     }
   };
 }

@@ -872,6 +872,15 @@ describe("methods", () => {
     expect((await withBody.arrayBuffer()).byteLength).toBe(0);
   });
 
+  it("an OPTIONS with a body closes the connection too; the same preflight without one keeps it (control)", async () => {
+    const h = harness();
+    const withBody = await h.fetch({ method: "OPTIONS", body: recipe });
+    const without = await h.fetch({ method: "OPTIONS" });
+    expect([withBody.status, without.status]).toEqual([204, 204]);
+    expect(withBody.headers.get("connection")).toBe("close");
+    expect(without.headers.get("connection")).toBeNull();
+  });
+
   it("a 405 cancels the body it leaves unread (discardAct), never awaiting it", async () => {
     let cancelled = false;
     const body = new ReadableStream<Uint8Array>({

@@ -330,15 +330,16 @@ describe("mcp(): transport", () => {
     expect(d.acts).toHaveLength(1);
   });
 
-  it("RFC 9112 §9.6 a message left unread (413, 415, 406, 405 with a body) closes the connection, as the HTTP door's; one read whole keeps it", async () => {
+  it("RFC 9112 §9.6 a message left unread (413, 415, 406, a 405 or OPTIONS with a body) closes the connection, as the HTTP door's; one read whole keeps it", async () => {
     const d = door({ maxBytes: VALID_CALL.length });
     const unread = [
       await d.post(`${VALID_CALL} `),
       await d.post(VALID_CALL, { "content-type": "text/plain" }),
       await d.post(VALID_CALL, { accept: "text/html" }),
       await d.fetch({ method: "PUT", body: VALID_CALL, headers: { "content-type": "application/json" } }),
+      await d.fetch({ method: "OPTIONS", body: VALID_CALL, headers: { "content-type": "application/json" } }),
     ];
-    expect(unread.map((answer) => answer.status)).toEqual([413, 415, 406, 405]);
+    expect(unread.map((answer) => answer.status)).toEqual([413, 415, 406, 405, 204]);
     for (const answer of unread) expect(answer.headers.get("connection")).toBe("close");
     const read = [await d.post(VALID_CALL), await d.post("{"), await d.fetch({ method: "DELETE" })];
     expect(read.map((answer) => answer.status)).toEqual([200, 400, 405]);

@@ -321,6 +321,34 @@ describe("RFC 9112 §9.6 an unread body on Node: a small rest is drained and the
     }
   }, 20_000);
 
+  it("GET, HEAD and OPTIONS with a body (32 MiB, with Content-Length or chunked) are answered with Connection: close and the body is never read; a small one is drained and the connection kept", async () => {
+    await withAddress(async (port, sockets) => {
+      const cases = [
+        { method: "GET", chunked: false, status: 200 },
+        { method: "GET", chunked: true, status: 200 },
+        { method: "HEAD", chunked: false, status: 200 },
+        { method: "OPTIONS", chunked: false, status: 204 },
+        { method: "OPTIONS", chunked: true, status: 204 },
+      ];
+      for (const [k, { method, chunked, status }] of cases.entries()) {
+        const answer = await send(port, method, 32 << 20, chunked);
+        expect(answer.status, `${method} ${chunked ? "chunked" : "Content-Length"}`).toBe(status);
+        expect(answer.headers.connection).toBe("close");
+        expect(sockets[k]!.bytesRead).toBeLessThan(1_048_576);
+      }
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        for (const method of ["GET", "OPTIONS", "GET"]) {
+          const answer = await send(port, method, 1_000, false, agent);
+          expect(answer.headers.connection).not.toBe("close");
+        }
+        expect(sockets).toHaveLength(cases.length + 1);
+      } finally {
+        agent.destroy();
+      }
+    });
+  });
+
   it("RFC 9112 §9.6 a request pipelined behind one whose answer closes the connection is not acted on unanswered", async () => {
     let acted = 0;
     await withAddress(
