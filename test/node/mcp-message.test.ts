@@ -7,7 +7,7 @@
  * Every refusal is paired with a control that passes.
  */
 import { request as httpRequest } from "node:http";
-import { type AddressInfo, connect } from "node:net";
+import type { AddressInfo } from "node:net";
 import { type ServerType, serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +15,7 @@ import { forms } from "../../examples/pages/generated/forms.js";
 import type { Rejection } from "../../src/address/rejection.ts";
 import { type McpOptions, mcp } from "../../src/mcp/mcp.ts";
 import { VALID_CALL } from "../mcp-corpus.ts";
+import { exchange, statuses } from "../runtimes/raw-http.ts";
 
 const MAX = VALID_CALL.length;
 
@@ -263,22 +264,13 @@ describe("RFC 9112 §9.6 a message pipelined behind a refusal that closes the co
       "5\r\nhello\r\n0\r\n\r\n" +
       `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(VALID_CALL)}\r\n\r\n${VALID_CALL}`;
     const before = acted;
-    const text = await new Promise<string>((resolve) => {
-      const socket = connect(port, "127.0.0.1");
-      let seen = "";
-      socket.setEncoding("latin1");
-      socket.on("data", (part: string) => (seen += part));
-      socket.on("error", () => {});
-      socket.on("close", () => resolve(seen));
-      socket.on("connect", () => socket.write(wire));
-      setTimeout(() => socket.destroy(), 3_000);
-    });
-    const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => Number(match[1]));
-    expect(statuses[0]).toBe(415);
+    const { received } = await exchange(port, [{ delayMs: 0, bytes: wire }], "wait", 3_000);
+    const answers = statuses(received);
+    expect(answers[0]).toBe(415);
     // Either the call is answered (the connection kept), or it never ran.
-    expect(acted - before).toBe(statuses.filter((status) => status === 200).length);
+    expect(acted - before).toBe(answers.filter((status) => status === 200).length);
     // Control: the same call alone acts.
     expect((await post([VALID_CALL])).status).toBe(200);
-    expect(acted - before).toBe(1 + statuses.filter((status) => status === 200).length);
+    expect(acted - before).toBe(1 + answers.filter((status) => status === 200).length);
   });
 });

@@ -105,3 +105,8 @@ export const LAST_CHUNK = "0\r\n\r\n";
 export function postHead(path: string, fields: readonly string[]): string {
   return `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${fields.map((f) => `${f}\r\n`).join("")}\r\n`;
 }
+
+/** The status codes of every answer in `received` (interim ones included), in order. */
+export function statuses(received: string): number[] {
+  return [...received.matchAll(/HTTP\/1\.[01] (\d{3})/g)].map((match) => Number(match[1]));
+}

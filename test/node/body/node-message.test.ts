@@ -15,6 +15,7 @@ import { ContentTooLargeError } from "../../../src/body/content-too-large-error.
 import { DRAIN_BYTES, LINGER_MS, nodeMessageOf, UNCLOSED_MS } from "../../../src/body/node-message.ts";
 import { readBody } from "../../../src/body/read-body.ts";
 import { validPage } from "../../runtimes/bodies.ts";
+import { exchange, statuses } from "../../runtimes/raw-http.ts";
 
 const MAX = 100_000;
 
@@ -358,20 +359,11 @@ describe("RFC 9112 §9.6 an unread body on Node: a small rest is drained and the
         const wire =
           "PUT /page HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n" +
           `POST /page HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${valid.length}\r\n\r\n${valid}`;
-        const text = await new Promise<string>((resolve) => {
-          const socket = connect(port, "127.0.0.1");
-          let seen = "";
-          socket.setEncoding("latin1");
-          socket.on("data", (part: string) => (seen += part));
-          socket.on("error", () => {});
-          socket.on("close", () => resolve(seen));
-          socket.on("connect", () => socket.write(wire));
-          setTimeout(() => socket.destroy(), 3_000);
-        });
-        const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => Number(match[1]));
-        expect(statuses[0]).toBe(405);
+        const { received } = await exchange(port, [{ delayMs: 0, bytes: wire }], "wait", 3_000);
+        const answers = statuses(received);
+        expect(answers[0]).toBe(405);
         // Either the act is answered (the connection kept), or it never ran.
-        expect(acted).toBe(statuses.filter((status) => status === 200).length);
+        expect(acted).toBe(answers.filter((status) => status === 200).length);
       },
       {
         act: () => {
@@ -389,7 +381,7 @@ describe("RFC 9110 §10.1.1 Expect: 100-continue on Node: the address invites a 
    * @hono/node-server (with the example's `checkContinue` listener when `deferred`), and the
    * body once `100 Continue` comes; resolves with every status line received, in order.
    */
-  async function expectContinue(body: Uint8Array, declared: number, deferred: boolean): Promise<string[]> {
+  async function expectContinue(body: Uint8Array, declared: number, deferred: boolean): Promise<number[]> {
     const app = new Hono();
     app.route("/page", address({ form: pageForm, act: () => ({ ok: true }) }));
     const door = await new Promise<ServerType>((resolve) => {
@@ -397,19 +389,19 @@ describe("RFC 9110 §10.1.1 Expect: 100-continue on Node: the address invites a 
     });
     if (deferred) door.on("checkContinue", (request, response) => door.emit("request", request, response));
     try {
-      return await new Promise<string[]>((resolve, reject) => {
+      return await new Promise<number[]>((resolve, reject) => {
         const socket = connect((door.address() as AddressInfo).port, "127.0.0.1");
         let seen = "";
         let sent = false;
-        const statuses = () => [...seen.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]!);
+        const seenStatuses = () => statuses(seen);
         socket.on("data", (chunk: Buffer) => {
           seen += chunk.toString("latin1");
-          const got = statuses();
-          if (got.includes("100") && !sent) {
+          const got = seenStatuses();
+          if (got.includes(100) && !sent) {
             sent = true;
             socket.write(body);
           }
-          if (got.some((status) => status !== "100") && /\r\n\r\n/.test(seen.slice(seen.lastIndexOf("HTTP/1.1")))) {
+          if (got.some((status) => status !== 100) && /\r\n\r\n/.test(seen.slice(seen.lastIndexOf("HTTP/1.1")))) {
             socket.destroy();
             resolve(got);
           }
@@ -428,12 +420,12 @@ describe("RFC 9110 §10.1.1 Expect: 100-continue on Node: the address invites a 
   const valid = new TextEncoder().encode(validPage);
 
   it("with the checkContinue listener: an oversize Content-Length is answered 204 without 100 Continue; a body it reads gets 100 Continue first, then 200", async () => {
-    expect(await expectContinue(new Uint8Array(0), 2 * 1_048_576, true)).toEqual(["204"]);
-    expect(await expectContinue(valid, valid.byteLength, true)).toEqual(["100", "200"]);
+    expect(await expectContinue(new Uint8Array(0), 2 * 1_048_576, true)).toEqual([204]);
+    expect(await expectContinue(valid, valid.byteLength, true)).toEqual([100, 200]);
   });
 
   it("without it (Node's default) Node sends 100 Continue itself, once, and the address sends none of its own", async () => {
-    expect(await expectContinue(valid, valid.byteLength, false)).toEqual(["100", "200"]);
-    expect(await expectContinue(new Uint8Array(0), 2 * 1_048_576, false)).toEqual(["100", "204"]);
+    expect(await expectContinue(valid, valid.byteLength, false)).toEqual([100, 200]);
+    expect(await expectContinue(new Uint8Array(0), 2 * 1_048_576, false)).toEqual([100, 204]);
   });
 });
