@@ -140,18 +140,23 @@ export function lingerUnread(message: NodeMessage, headers: Headers): boolean {
 const closing = new WeakSet<object>();
 
 /**
- * Whether `message` arrived on a connection {@link lingerUnread} is closing: a request
- * pipelined behind one whose body was left unread, parsed from the same bytes before the
- * socket stopped reading. Its answer is never sent (the connection closes after the earlier
- * one), so it must not be acted on: a server that sends `close` must not process any further
- * request on that connection (RFC 9112 §9.6). `readBody` refuses such a message's body.
+ * Whether `message` arrived on a connection that closes before its answer: one
+ * {@link lingerUnread} is closing (a request pipelined behind one whose body was left unread,
+ * parsed from the same bytes before the socket stopped reading), or one whose writable side
+ * has ended already (Node half-closes after an answer it sent without the `100 Continue` its
+ * request asked for, `_http_server.js` `writeHead`, and still parses the bytes pipelined
+ * behind it; the example's `checkContinue` listener leaves the 100 to the addresses). Its
+ * answer is never sent, so it must not be acted on: a server that sends `close` must not
+ * process any further request on that connection (RFC 9112 §9.6). `readBody` refuses such a
+ * message's body.
  *
  * @param message - a request's message (`nodeMessageOf`).
- * @returns `true` when the message's socket has a lingering close set.
+ * @returns `true` when the message's socket has a lingering close set or has ended its
+ *   writable side (`writableEnded`).
  */
 export function closingConnection(message: NodeMessage): boolean {
-  const socket = message.socket;
-  return typeof socket === "object" && socket !== null && closing.has(socket);
+  const socket = message.socket as { writableEnded?: unknown } | null | undefined;
+  return typeof socket === "object" && socket !== null && (closing.has(socket) || socket.writableEnded === true);
 }
 
 /**

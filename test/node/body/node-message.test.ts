@@ -428,4 +428,47 @@ describe("RFC 9110 §10.1.1 Expect: 100-continue on Node: the address invites a 
     expect(await expectContinue(valid, valid.byteLength, false)).toEqual([100, 200]);
     expect(await expectContinue(new Uint8Array(0), 2 * 1_048_576, false)).toEqual([100, 204]);
   });
+
+  it("RFC 9112 §9.6 with the checkContinue listener: an act pipelined behind a refusal that asked Expect: 100-continue (sent no 100, so Node closes) is not acted on unanswered", async () => {
+    let acted = 0;
+    const app = new Hono();
+    app.route(
+      "/page",
+      address({
+        form: pageForm,
+        act: () => {
+          acted++;
+          return {};
+        },
+      }),
+    );
+    const door = await new Promise<ServerType>((resolve) => {
+      const started: ServerType = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(started));
+    });
+    door.on("checkContinue", (request, response) => door.emit("request", request, response));
+    try {
+      // One write: a stale If-Match (412, answered without 100 Continue) whose small body the
+      // client sent at once, then a valid act.
+      const wire =
+        `POST /page HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nIf-Match: "stale"\r\nExpect: 100-continue\r\nContent-Length: ${valid.byteLength}\r\n\r\n${validPage}` +
+        `POST /page HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${valid.byteLength}\r\n\r\n${validPage}`;
+      const text = await new Promise<string>((resolve) => {
+        const socket = connect((door.address() as AddressInfo).port, "127.0.0.1");
+        let seen = "";
+        socket.setEncoding("latin1");
+        socket.on("data", (part: string) => (seen += part));
+        socket.on("error", () => {});
+        socket.on("close", () => resolve(seen));
+        socket.on("connect", () => socket.write(wire));
+        setTimeout(() => socket.destroy(), 3_000);
+      });
+      const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => Number(match[1]));
+      expect(statuses[0]).toBe(412);
+      // Either the act is answered (the connection kept), or it never ran.
+      expect(acted).toBe(statuses.filter((status) => status === 200).length);
+    } finally {
+      (door as Server).closeAllConnections();
+      await new Promise<void>((resolve) => door.close(() => resolve()));
+    }
+  });
 });
