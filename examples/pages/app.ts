@@ -15,6 +15,7 @@ import { NO_SCRIPT_POLICY_FIELD } from "../../src/address/content-security-polic
 import type { CompiledForm } from "../../src/address/form.ts";
 import { prefersHtml } from "../../src/address/negotiate.ts";
 import type { RateLimit } from "../../src/address/rate-limit.ts";
+import { leavesBodyUnread } from "../../src/address/verification.ts";
 import { type McpOptions, mcp } from "../../src/mcp/mcp.ts";
 import type { AnyMcpAddress, McpAddress } from "../../src/mcp/tools.ts";
 import type { Act as FeedbackAct } from "./generated/feedback.js";
@@ -106,6 +107,16 @@ export function mcpAllowedHosts(value: string | undefined): string[] | undefined
  */
 export function createExampleApp(store: (c: Context) => PageStore, options: ExampleOptions = {}): Hono {
   const app = new Hono();
+  // The routes other than the doors never read a body: one sent to them (a GET of the index
+  // with 4 GiB declared, a POST to a path that is not there) is discarded and closes the
+  // connection as the doors' own refusals do, or Node would read all of it after the answer.
+  // The doors (a form's path, /mcp) decide for themselves.
+  const doors = new Set([...Object.keys(forms), "mcp"]);
+  app.use(async function unreadBodies(c, next) {
+    await next();
+    if (doors.has(c.req.path.split("/")[1] ?? "")) return;
+    if (leavesBodyUnread(c.req.raw, c.env)) c.res.headers.set("Connection", "close");
+  });
   const index = renderIndex(Object.values(forms as Record<string, CompiledForm>).map(indexEntry));
   const ops = options.ops ?? operations();
   const { rateLimit } = options;

@@ -15,10 +15,10 @@ import type { CompiledForm } from "./form.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { problemStatus, type Rejection, type RejectionCode } from "./rejection.ts";
 import {
-  carriesBody,
   closesUnread,
   closing,
   discardAct,
+  leavesBodyUnread,
   receiveAct,
   verificationLimits,
   verifyBytes,
@@ -307,26 +307,19 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     return new Response(body, { status: 200, headers: actHeaders });
   }
 
-  /** Whether a GET, HEAD or OPTIONS request left a body unread that closes the connection. */
-  function leavesBody(c: Context<E>): boolean {
-    const request = c.req.raw;
-    const message = nodeMessageOf(request, c.env);
-    return carriesBody(request, message) && discardAct(request, message);
-  }
-
   const app = new Hono<E>();
   app.all("/", function gptAddress(c) {
     switch (c.req.method) {
       case "GET":
       case "HEAD": {
         const answer = rateLimit?.arrival === undefined ? arrival.answer(c.req.raw) : limitedArrival(c);
-        return leavesBody(c) ? closing(answer) : answer;
+        return leavesBodyUnread(c.req.raw, c.env) ? closing(answer) : answer;
       }
       case "POST":
         return perform(c);
       case "OPTIONS": {
         const answer = new Response(null, { status: 204, headers: preflightHeaders });
-        return leavesBody(c) ? closing(answer) : answer;
+        return leavesBodyUnread(c.req.raw, c.env) ? closing(answer) : answer;
       }
       default: {
         // A body the 405 leaves unread is discarded, and closes the connection as a refused act's.

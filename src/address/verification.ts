@@ -20,7 +20,7 @@
 
 import { BodyReadError } from "../body/body-read-error.ts";
 import { ContentTooLargeError } from "../body/content-too-large-error.ts";
-import { lingerUnread, type NodeMessage, type PendingContinue } from "../body/node-message.ts";
+import { lingerUnread, type NodeMessage, nodeMessageOf, type PendingContinue } from "../body/node-message.ts";
 import { DEFAULT_BODY_DEADLINE_MS, readBody } from "../body/read-body.ts";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../json/parse.ts";
@@ -214,6 +214,20 @@ export function carriesBody(request: Request, message: NodeMessage | undefined):
   const headers = request.headers;
   const length = headers.get("content-length");
   return (length !== null && length !== "0") || headers.has("transfer-encoding");
+}
+
+/**
+ * For an answer that never reads the body (GET, HEAD, OPTIONS, or a route outside the doors):
+ * discards a body the request carries ({@link carriesBody}, {@link discardAct}) and says whether
+ * the answer must say `Connection: close`. Not for a request whose body was read.
+ *
+ * @param request - the request (`c.req.raw`).
+ * @param env - its bindings (`c.env`), where @hono/node-server keeps Node's message.
+ * @returns `true` when the answer must close the connection ({@link closing}).
+ */
+export function leavesBodyUnread(request: Request, env: unknown): boolean {
+  const message = nodeMessageOf(request, env);
+  return carriesBody(request, message) && discardAct(request, message);
 }
 
 /**

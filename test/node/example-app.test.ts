@@ -4,6 +4,9 @@
  * of them is refused with a reason (a form `mcp` would otherwise answer where the MCP door does);
  * a deployment names the hosts its MCP door answers for (`MCP_ALLOWED_HOSTS`).
  */
+import { request as httpRequest, type Server } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { type ServerType, serve } from "@hono/node-server";
 import { describe, expect, it } from "vitest";
 import { createExampleApp, mcpAllowedHosts } from "../../examples/pages/app.ts";
 import { forms } from "../../examples/pages/generated/forms.js";
@@ -14,8 +17,12 @@ describe("the example server's own paths", () => {
   it("every route that is not a form's is under a reserved path (the list is complete)", () => {
     const store = new MemoryPageStore();
     const app = createExampleApp(() => store, { metrics: true });
+    // Middleware (`/*`, the unread-body rule) answers no path of its own.
     const own = new Set(
-      app.routes.map((route) => route.path.split("/")[1] ?? "").filter((first) => first !== "" && !(first in forms)),
+      app.routes
+        .filter((route) => route.method !== "ALL" || route.path !== "/*")
+        .map((route) => route.path.split("/")[1] ?? "")
+        .filter((first) => first !== "" && !(first in forms)),
     );
     expect([...own].sort()).toEqual(Object.keys(RESERVED_PATHS).sort());
   });
@@ -57,5 +64,57 @@ describe("MCP_ALLOWED_HOSTS", () => {
     const local = createExampleApp(() => store, { mcp: { allowedHosts: mcpAllowedHosts(undefined) } });
     expect((await local.fetch(initialize("gpt.example.com"))).status).toBe(403);
     expect((await local.fetch(initialize("127.0.0.1:8787"))).status).toBe(200);
+  });
+});
+
+describe("RFC 9112 §9.6 the example's own routes leave a body unread and close, as the doors do", () => {
+  /** Sends `method path` with `total` bytes (Content-Length, or chunked) to the app on @hono/node-server. */
+  function send(port: number, method: string, path: string, total: number, chunked: boolean) {
+    return new Promise<{ status: number | string; connection: string | undefined }>((resolve) => {
+      const headers: Record<string, string> = chunked ? {} : { "content-length": String(total) };
+      const req = httpRequest({ host: "127.0.0.1", port, method, path, headers }, (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+      });
+      req.on("error", (error: NodeJS.ErrnoException) =>
+        resolve({ status: error.code ?? "error", connection: undefined }),
+      );
+      const piece = new Uint8Array(65_536);
+      let sent = 0;
+      const more = () => {
+        while (sent < total) {
+          sent += piece.byteLength;
+          if (!req.write(piece)) return void req.once("drain", more);
+        }
+        req.end();
+      };
+      more();
+    });
+  }
+
+  it("GET / and a POST to a path that is not there, with 32 MiB: answered with Connection: close, the body never read; without a body the connection is kept (control)", async () => {
+    const app = createExampleApp(() => new MemoryPageStore());
+    const sockets: Socket[] = [];
+    const server = await new Promise<ServerType>((resolve) => {
+      const started: ServerType = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(started));
+    });
+    server.on("connection", (socket: Socket) => sockets.push(socket));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const cases = [
+        { method: "GET", path: "/", chunked: false, status: 200 },
+        { method: "POST", path: "/nothing", chunked: true, status: 404 },
+        { method: "GET", path: "/pages/00000000-0000-4000-8000-000000000000", chunked: false, status: 404 },
+      ];
+      for (const [k, { method, path, chunked, status }] of cases.entries()) {
+        const answer = await send(port, method, path, 32 << 20, chunked);
+        expect(answer, `${method} ${path}`).toEqual({ status, connection: "close" });
+        expect(sockets[k]!.bytesRead).toBeLessThan(1_048_576);
+      }
+      expect(await send(port, "GET", "/", 0, false)).toEqual({ status: 200, connection: "keep-alive" });
+    } finally {
+      (server as Server).closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
