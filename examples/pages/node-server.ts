@@ -12,6 +12,7 @@
  * @module
  */
 import { serve } from "@hono/node-server";
+import { onNodeItself } from "../../src/body/node-message.ts";
 
 /**
  * The server's own limits, in milliseconds (Node's `http.createServer` options): header fields
@@ -38,7 +39,5 @@ export function serveWithTimeouts(fetch: Parameters<typeof serve>[0]["fetch"], p
   // `100 Continue` before any of them ran, inviting a body they refuse by its declared size, a
   // rate limit or a pin; they send it once they are about to read (`continuePending`). Not on
   // Bun's and Deno's `node:http`, whose responses keep no such record.
-  const runtime = globalThis as { Bun?: unknown; Deno?: unknown };
-  if (runtime.Bun === undefined && runtime.Deno === undefined)
-    server.on("checkContinue", (request, response) => server.emit("request", request, response));
+  if (onNodeItself()) server.on("checkContinue", (request, response) => server.emit("request", request, response));
 }

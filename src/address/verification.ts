@@ -234,8 +234,8 @@ export function leavesBodyUnread(request: Request, env: unknown): boolean {
  * `answer` with `Connection: close` added (a body left unread, {@link discardAct}); a promise
  * of one, likewise. The answers given here have fields of their own to add to.
  */
-export function closing(answer: Response | Promise<Response>): Response | Promise<Response> {
-  return answer instanceof Promise ? answer.then(closeAfter) : closeAfter(answer);
+export function closing<A extends Response | Promise<Response>>(answer: A): A {
+  return (answer instanceof Promise ? answer.then(closeAfter) : closeAfter(answer)) as A;
 }
 
 function closeAfter(answer: Response): Response {

@@ -172,11 +172,18 @@ function destroyLater(socket: NodeSocket, ms: number): ReturnType<typeof setTime
   return timer;
 }
 
+/**
+ * Whether this is Node itself, not Bun's or Deno's emulation of its `node:http` (whose sockets
+ * and responses are built otherwise: {@link lingerUnread}, {@link continuePending}).
+ */
+export function onNodeItself(): boolean {
+  const runtime = globalThis as { Bun?: unknown; Deno?: unknown; process?: { release?: { name?: unknown } } };
+  return runtime.Bun === undefined && runtime.Deno === undefined && runtime.process?.release?.name === "node";
+}
+
 /** The message's socket when it is Node's own `net.Socket`, still open; `undefined` otherwise. */
 function nodeSocketOf(message: NodeMessage): NodeSocket | undefined {
-  const runtime = globalThis as { Bun?: unknown; Deno?: unknown; process?: { release?: { name?: unknown } } };
-  if (runtime.Bun !== undefined || runtime.Deno !== undefined || runtime.process?.release?.name !== "node")
-    return undefined;
+  if (!onNodeItself()) return undefined;
   const socket = message.socket as Partial<NodeSocket> | null | undefined;
   if (typeof socket !== "object" || socket === null || socket.destroyed !== false) return undefined;
   for (const method of ["pause", "resume", "end", "destroy", "destroySoon"] as const)

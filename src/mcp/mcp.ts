@@ -281,13 +281,16 @@ export function mcp<E extends Env = Env>(
    * `closesUnread`, RFC 9112 §9.6).
    */
   function closingWhen(answer: Response, closes: boolean): Response {
-    return closes ? (closing(answer) as Response) : answer;
+    return closes ? closing(answer) : answer;
   }
 
   /**
-   * A message refused before any method ran, logged under the endpoint's name with its code.
+   * A message refused before any method ran, logged under the endpoint's name with its code;
+   * one refused before reading has its body discarded and its answer closing as `discardAct`
+   * says.
    *
    * @param bytes - the message's bytes when it was read, `null` when refused before reading.
+   * @param incoming - with `bytes` null, on Node, the unread message (`nodeMessageOf`).
    */
   function refuseMessage(
     c: Context<E>,
@@ -295,9 +298,11 @@ export function mcp<E extends Env = Env>(
     bytes: number | null,
     origin: string | null,
     refusal: Refused,
+    incoming?: NodeMessage,
   ): Response {
     log(c, started, endpointName, refusal.status, refusal.code, bytes);
-    return json(refusal.status, errorText(refusal.id, refusal.error), origin);
+    const answer = json(refusal.status, errorText(refusal.id, refusal.error), origin);
+    return bytes === null ? closingWhen(answer, discardAct(c.req.raw, incoming)) : answer;
   }
 
   /** A message refused by a limit (429 with `Retry-After`) or a form pin (412), as JSON-RPC. */
@@ -350,25 +355,33 @@ export function mcp<E extends Env = Env>(
       return closingWhen(admission(limited, null, origin), closes);
     }
     if (!isJsonMediaType(request.headers.get("content-type"))) {
-      return closingWhen(
-        refuseMessage(c, started, null, origin, {
+      return refuseMessage(
+        c,
+        started,
+        null,
+        origin,
+        {
           status: 415,
           code: "content-type",
           id: null,
           error: { code: INVALID_REQUEST, message: "Content-Type must be application/json" },
-        }),
-        discardAct(request, incoming),
+        },
+        incoming,
       );
     }
     if (!acceptsJson(request.headers.get("accept"))) {
-      return closingWhen(
-        refuseMessage(c, started, null, origin, {
+      return refuseMessage(
+        c,
+        started,
+        null,
+        origin,
+        {
           status: 406,
           code: "accept",
           id: null,
           error: { code: INVALID_REQUEST, message: "Accept must include application/json" },
-        }),
-        discardAct(request, incoming),
+        },
+        incoming,
       );
     }
     const received = await receiveAct(
@@ -526,26 +539,34 @@ export function mcp<E extends Env = Env>(
     const incoming = nodeMessageOf(request, c.env);
     const host = request.headers.get("host") ?? hostOf(request.url);
     if (hosts !== null && (host === null || !hosts.has(hostName(host)))) {
-      return closingWhen(
-        refuseMessage(c, started, null, null, {
+      return refuseMessage(
+        c,
+        started,
+        null,
+        null,
+        {
           status: 403,
           code: "host-not-allowed",
           id: null,
           error: { code: INVALID_REQUEST, message: "Forbidden: Host not allowed" },
-        }),
-        discardAct(request, incoming),
+        },
+        incoming,
       );
     }
     const origin = checkOrigin(request, host);
     if (origin === false) {
-      return closingWhen(
-        refuseMessage(c, started, null, null, {
+      return refuseMessage(
+        c,
+        started,
+        null,
+        null,
+        {
           status: 403,
           code: "origin-not-allowed",
           id: null,
           error: { code: INVALID_REQUEST, message: "Forbidden: Origin not allowed" },
-        }),
-        discardAct(request, incoming),
+        },
+        incoming,
       );
     }
     switch (request.method) {

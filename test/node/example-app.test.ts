@@ -4,7 +4,7 @@
  * of them is refused with a reason (a form `mcp` would otherwise answer where the MCP door does);
  * a deployment names the hosts its MCP door answers for (`MCP_ALLOWED_HOSTS`).
  */
-import { request as httpRequest, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { type ServerType, serve } from "@hono/node-server";
 import { describe, expect, it } from "vitest";
@@ -12,6 +12,7 @@ import { createExampleApp, mcpAllowedHosts } from "../../examples/pages/app.ts";
 import { forms } from "../../examples/pages/generated/forms.js";
 import { RESERVED_PATHS, reservedPathReason } from "../../examples/pages/paths.ts";
 import { MemoryPageStore } from "../../examples/pages/store.ts";
+import { upload } from "../runtimes/raw-http.ts";
 
 describe("the example server's own paths", () => {
   it("every route that is not a form's is under a reserved path (the list is complete)", () => {
@@ -64,28 +65,15 @@ describe("MCP_ALLOWED_HOSTS", () => {
 });
 
 describe("RFC 9112 §9.6 the example's own routes leave a body unread and close, as the doors do", () => {
-  /** Sends `method path` with `total` bytes (Content-Length, or chunked) to the app on @hono/node-server. */
-  function send(port: number, method: string, path: string, total: number, chunked: boolean) {
-    return new Promise<{ status: number | string; connection: string | undefined }>((resolve) => {
-      const headers: Record<string, string> = chunked ? {} : { "content-length": String(total) };
-      const req = httpRequest({ host: "127.0.0.1", port, method, path, headers }, (res) => {
-        res.resume();
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
-      });
-      req.on("error", (error: NodeJS.ErrnoException) =>
-        resolve({ status: error.code ?? "error", connection: undefined }),
-      );
-      const piece = new Uint8Array(65_536);
-      let sent = 0;
-      const more = () => {
-        while (sent < total) {
-          sent += piece.byteLength;
-          if (!req.write(piece)) return void req.once("drain", more);
-        }
-        req.end();
-      };
-      more();
-    });
+  /** {@link upload}s `total` bytes with `method` to `path` of the app: the status and `Connection`. */
+  async function send(port: number, method: string, path: string, total: number, chunked: boolean) {
+    const answer = await upload(
+      `http://127.0.0.1:${port}${path}`,
+      method,
+      total,
+      chunked ? "chunked" : "content-length",
+    );
+    return { status: answer.status, connection: answer.headers.connection };
   }
 
   it("GET / and a POST to a path that is not there, with 32 MiB: answered with Connection: close, the body never read; without a body the connection is kept (control)", async () => {

@@ -3,6 +3,7 @@
  * bodies cut before their end, header fields that trickle in. Used by the wire suite's slow
  * client tests and by `npm run bench:hostile`. Loopback only.
  */
+import { type Agent, type IncomingHttpHeaders, request } from "node:http";
 import { connect } from "node:net";
 
 /** One piece of what the client writes, after waiting `delayMs` milliseconds. */
@@ -109,4 +110,51 @@ export function postHead(path: string, fields: readonly string[]): string {
 /** The status codes of every answer in `received` (interim ones included), in order. */
 export function statuses(received: string): number[] {
   return [...received.matchAll(/HTTP\/1\.[01] (\d{3})/g)].map((match) => Number(match[1]));
+}
+
+/** What {@link upload} saw: the answer's status and fields, or the client's error code. */
+export interface Uploaded {
+  /** The status code, or the client's error code (`EPIPE`, `ECONNRESET`) when that came first. */
+  readonly status: number | string;
+  /** The answer's fields (none after an error). */
+  readonly headers: IncomingHttpHeaders;
+}
+
+/**
+ * Sends `total` zero bytes with `method` to `url` through `node:http`, 64 KiB per write (with
+ * `Content-Length`, or chunked), for uploads far past a limit, which `fetch` would buffer.
+ * Resolves when the answer ends, or with the client's error code if that comes first; never
+ * rejects.
+ */
+export function upload(
+  url: string,
+  method: string,
+  total: number,
+  framing: "content-length" | "chunked",
+  options: { readonly headers?: Record<string, string>; readonly agent?: Agent } = {},
+): Promise<Uploaded> {
+  return new Promise((resolve) => {
+    const { hostname, port, pathname } = new URL(url);
+    const headers: Record<string, string> = { ...options.headers };
+    // Named, not left to node:http's default: it frames a GET's or HEAD's body with neither.
+    if (framing === "content-length") headers["content-length"] = String(total);
+    else headers["transfer-encoding"] = "chunked";
+    const req = request({ hostname, port, method, path: pathname, headers, agent: options.agent }, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+      res.on("error", (error: NodeJS.ErrnoException) => resolve({ status: error.code ?? "error", headers: {} }));
+    });
+    req.on("error", (error: NodeJS.ErrnoException) => resolve({ status: error.code ?? "error", headers: {} }));
+    const piece = new Uint8Array(65_536);
+    let sent = 0;
+    const more = () => {
+      while (sent < total) {
+        const part = piece.subarray(0, Math.min(piece.byteLength, total - sent));
+        sent += part.byteLength;
+        if (!req.write(part)) return void req.once("drain", more);
+      }
+      req.end();
+    };
+    more();
+  });
 }

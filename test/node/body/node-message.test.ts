@@ -15,7 +15,7 @@ import { ContentTooLargeError } from "../../../src/body/content-too-large-error.
 import { DRAIN_BYTES, LINGER_MS, nodeMessageOf, UNCLOSED_MS } from "../../../src/body/node-message.ts";
 import { readBody } from "../../../src/body/read-body.ts";
 import { validPage } from "../../runtimes/bodies.ts";
-import { exchange, statuses } from "../../runtimes/raw-http.ts";
+import { exchange, statuses, type Uploaded, upload } from "../../runtimes/raw-http.ts";
 
 const MAX = 100_000;
 
@@ -194,12 +194,6 @@ describe("the message is used only for the server's own, unread request", () => 
 });
 
 describe("RFC 9112 §9.6 an unread body on Node: a small rest is drained and the connection kept; a large or unknown one gets a lingering close that reads nothing", () => {
-  /** What one exchange saw: the status, the answer's fields, and the socket the server used. */
-  interface Exchange {
-    status: number | string;
-    headers: Record<string, string | string[] | undefined>;
-  }
-
   /**
    * Serves a page address (1 MiB limit) on @hono/node-server, runs `use` against its port, and
    * gives the server's sockets (to read their `bytesRead` and `destroyed`).
@@ -230,32 +224,9 @@ describe("RFC 9112 §9.6 an unread body on Node: a small rest is drained and the
     }
   }
 
-  /**
-   * Sends `total` bytes with `method` (`Content-Length` unless `chunked`), 64 KiB at a time,
-   * resolving when the answer ends (or with the client's error code, if that comes first).
-   */
-  function send(port: number, method: string, total: number, chunked: boolean, agent?: Agent): Promise<Exchange> {
-    return new Promise((resolve) => {
-      const headers: Record<string, string> = chunked
-        ? { "transfer-encoding": "chunked" }
-        : { "content-length": String(total) };
-      const req = httpRequest({ host: "127.0.0.1", port, path: "/page", method, headers, agent }, (res) => {
-        res.resume();
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
-      });
-      req.on("error", (error: NodeJS.ErrnoException) => resolve({ status: error.code ?? "error", headers: {} }));
-      let sent = 0;
-      const more = () => {
-        while (sent < total) {
-          const piece = bytes(Math.min(65_536, total - sent));
-          sent += piece.byteLength;
-          if (!req.write(piece)) return void req.once("drain", more);
-        }
-        req.end();
-      };
-      more();
-    });
-  }
+  /** {@link upload}s `total` bytes with `method` to the address (`Content-Length` unless `chunked`). */
+  const send = (port: number, method: string, total: number, chunked: boolean, agent?: Agent): Promise<Uploaded> =>
+    upload(`http://127.0.0.1:${port}/page`, method, total, chunked ? "chunked" : "content-length", { agent });
 
   it(`a 405 with a Content-Length up to ${DRAIN_BYTES} bytes, or none, is drained: no Connection: close, and the next request reuses the connection`, async () => {
     await withAddress(async (port, sockets) => {
