@@ -9,6 +9,9 @@
  * - the page address with a constant act (`address()`);
  * - on Node also the same address made to read `request.body` (as before issue 16), so that
  *   the gain of reading Node's message directly is measured in the same run;
+ * - on workerd also `read-native` (the body read whole by `arrayBuffer()`) and `read` (read as
+ *   the address reads it), each with the constant answer, for a second table that splits an
+ *   act's server CPU time into reading, B2's `JSON.parse` and the address's verification;
  * - the MCP door on Node (section `mcp`): `tools/call` of the page tool carrying the same
  *   bodies as `arguments`, against `rpc-b2` (the MCP analogue of B2: `await c.req.json()` and a
  *   constant result) and against the same door reading `request.body`; 1 and 16 KiB.
@@ -94,7 +97,15 @@ function sectionOf(name: string): Section {
       answered: ok,
     };
   if (name === "workerd")
-    return { name, runtime: "workerd", servers: ["b2", "b3", "address"], sizes, valid, attack: true, answered: ok };
+    return {
+      name,
+      runtime: "workerd",
+      servers: ["b2", "b3", "address", "read-native", "read"],
+      sizes,
+      valid,
+      attack: true,
+      answered: ok,
+    };
   if (name === "mcp")
     return {
       name,
@@ -351,6 +362,37 @@ function mcpRows(section: Section, results: Record<Size, SizeResult>): Record<st
   });
 }
 
+/**
+ * The table rows that split an act's server CPU time into stages (the workerd section): the
+ * body read whole by the runtime (`read-native`), read as the address reads it (`read`), B2 and
+ * the address. Each difference is the median over rounds of the difference of two servers' CPU
+ * µs per answered request in that round, with its range: a shared machine's noise shows there.
+ */
+function stageRows(runtime: string, results: Record<Size, SizeResult>): Record<string, unknown>[] {
+  return sizes.map((size) => {
+    const cpu = results[size].cpu as Record<PostServer, number[]>;
+    if (cpu.address.length === 0) return { runtime, body: size, stages: "n/a (no /proc)" };
+    const us = (x: number) => x.toFixed(0);
+    /** The median over rounds of `a − b`, with the range: the two ran back to back in each round. */
+    const minus = (a: number[], b: number[]) => {
+      const d = a.map((x, r) => x - b[r]!);
+      return `${us(median(d))} [${us(Math.min(...d))}–${us(Math.max(...d))}]`;
+    };
+    return {
+      runtime,
+      body: size,
+      "CPU µs/act read whole / read as the address / B2 / address": [cpu["read-native"], cpu.read, cpu.b2, cpu.address]
+        .map((x) => us(median(x)))
+        .join(" / "),
+      "address − B2": minus(cpu.address, cpu.b2),
+      "reading: as the address − whole": minus(cpu.read, cpu["read-native"]),
+      "JSON.parse of B2: B2 − whole": minus(cpu.b2, cpu["read-native"]),
+      "parse, validate, act, answer: address − read": minus(cpu.address, cpu.read),
+      raw: { cpu },
+    };
+  });
+}
+
 /** Prints rows as a Markdown table (every key but `raw`). */
 function print(rows: readonly Record<string, unknown>[]): void {
   const head = Object.keys(rows[0]!).filter((key) => key !== "raw");
@@ -371,12 +413,14 @@ export default async function postBench(): Promise<void> {
   );
   const table: Record<string, unknown>[] = [];
   const mcpTable: Record<string, unknown>[] = [];
+  const stageTable: Record<string, unknown>[] = [];
   try {
     for (const name of sections) {
       const section = sectionOf(name);
       const results = await measure(section, module, files, scratch);
       if (name === "mcp") mcpTable.push(...mcpRows(section, results));
       else table.push(...addressRows(section.runtime, results));
+      if (section.servers.includes("read")) stageTable.push(...stageRows(section.runtime, results));
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -385,6 +429,13 @@ export default async function postBench(): Promise<void> {
     print(table);
     console.log(
       "\n(medians of per-round ratios; [min–max over rounds]; by CPU: the other's server CPU time per answered request ÷ the address's, from /proc; under attack, per answered request of the mix)",
+    );
+  }
+  if (stageTable.length > 0) {
+    console.log("");
+    print(stageTable);
+    console.log(
+      "\n(where an act's time goes: medians of server CPU µs per answered request; differences: medians of per-round differences, [min–max]; read whole: `arrayBuffer()` with no limit; read as the address: `receiveAct`)",
     );
   }
   if (mcpTable.length > 0) {
@@ -410,6 +461,7 @@ export default async function postBench(): Promise<void> {
         seed,
         rows: table,
         mcp: mcpTable,
+        stages: stageTable,
       },
       null,
       2,

@@ -14,7 +14,11 @@
  *   the message's `id`; no limit, no strictness, no validation;
  * - `mcp`: the MCP door, {@link mcp} serving the page address with the same constant act as a
  *   tool (`page`);
- * - `mcp-web` (Node only): the same door made to read `request.body`, as `address-web`.
+ * - `mcp-web` (Node only): the same door made to read `request.body`, as `address-web`;
+ * - `read-native` and `read` (workerd section), to split the address's cost per act into its
+ *   stages: the body read whole by the runtime (`arrayBuffer()`, no limit) and read as the
+ *   address reads it (`receiveAct`: the byte limit, the deadline), each answered with the
+ *   constant answer and nothing else.
  *
  * Every app answers a valid act at `/page` with 200: `{"ok":true}`, or for the JSON-RPC apps a
  * `tools/call` result whose `structuredContent` is `{"ok":true}`.
@@ -25,10 +29,21 @@ import { Validator } from "@cfworker/json-schema";
 import { Hono } from "hono";
 import { address } from "../../src/address/address.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
+import { receiveAct, verificationLimits } from "../../src/address/verification.ts";
+import { nodeMessageOf } from "../../src/body/node-message.ts";
 import { mcp } from "../../src/mcp/mcp.ts";
 
 /** The kinds of server the POST bench compares. */
-export type PostServer = "b2" | "b3" | "address" | "address-web" | "rpc-b2" | "mcp" | "mcp-web";
+export type PostServer =
+  | "b2"
+  | "b3"
+  | "address"
+  | "address-web"
+  | "rpc-b2"
+  | "mcp"
+  | "mcp-web"
+  | "read-native"
+  | "read";
 
 /** The constant `tools/call` result of `rpc-b2`: the members the MCP door answers `{ok: true}` with. */
 const TOOL_RESULT = {
@@ -51,6 +66,18 @@ export function postApp(kind: PostServer, form: CompiledForm): Hono {
     app.post("/page", async (c) => {
       const value: unknown = await c.req.json();
       if (!validator.validate(value).valid) return c.body(null, 204);
+      return c.json({ ok: true });
+    });
+  } else if (kind === "read-native") {
+    app.post("/page", async (c) => {
+      await c.req.raw.arrayBuffer();
+      return c.json({ ok: true });
+    });
+  } else if (kind === "read") {
+    const limits = verificationLimits(form);
+    app.post("/page", async (c) => {
+      const received = await receiveAct(c.req.raw, limits, nodeMessageOf(c.req.raw, c.env));
+      if (!received.ok) return c.body(null, 204);
       return c.json({ ok: true });
     });
   } else if (kind === "rpc-b2") {
