@@ -69,6 +69,7 @@ export {
   DEFAULT_BODY_DEADLINE_MS,
   type ReadBodyOptions,
   readBody,
+  runtimeFetch,
 } from "./body/index.ts";
 export { JsonSyntaxError, type JsonSyntaxErrorCode } from "./json/json-syntax-error.ts";
 export { DEFAULT_MAX_DEPTH, type ParseJsonOptions, parseJson } from "./json/parse.ts";

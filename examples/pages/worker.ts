@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { runtimeFetch } from "../../src/body/runtime-framed.ts";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
 import { workersRateLimit } from "./limits.ts";
 import { receivedRequest } from "./received-request.ts";
@@ -32,8 +33,11 @@ type ExampleEnv = Env & {
 };
 
 export default {
-  async fetch(request, env, ctx) {
+  // runtimeFetch: each request as workerd delivered it, so that an address reads a body with a
+  // Content-Length in one native call (src/body/runtime-framed.ts). Under `npm start` the
+  // drained request is one made by code again, and is read as any other.
+  fetch: runtimeFetch(async (request: Request, env: ExampleEnv, ctx: ExecutionContext) => {
     const received = env.DRAIN_REQUEST_BODIES === "true" ? await receivedRequest(request) : request;
     return exampleApp(env).fetch(received, env, ctx);
-  },
+  }),
 } satisfies ExportedHandler<ExampleEnv>;

@@ -8,6 +8,7 @@ import { PARSE_PADDING } from "../json/parse.ts";
 import { BodyReadError } from "./body-read-error.ts";
 import { ContentTooLargeError } from "./content-too-large-error.ts";
 import { closingConnection, type NodeMessage, type PendingContinue } from "./node-message.ts";
+import { framedByRuntime } from "./runtime-framed.ts";
 
 /** Options of {@link readBody}. */
 export interface ReadBodyOptions {
@@ -55,9 +56,11 @@ const DECIMAL = /^[0-9]+$/;
  * and the stream is cancelled the moment the count passes the limit, so a rejected body never
  * holds more than `maxBytes` plus one chunk in memory. With a valid `Content-Length` and a
  * byte stream (workerd, Deno), the bytes are read into one buffer of the declared size instead,
- * never more than one byte past it (see `readDeclared`). Exactly `maxBytes` bytes are accepted.
- * A body that has not ended `deadlineMs` after the call is cancelled and rejected; none of its
- * bytes are returned (an incomplete message is no act, RFC 9112 §8).
+ * never more than one byte past it (see `readDeclared`); a request whose runtime framed it by
+ * that length (marked by `runtimeFetch`) is read by one `arrayBuffer()` call (see `readFramed`).
+ * Exactly `maxBytes` bytes are accepted. A body that has not ended `deadlineMs` after the call
+ * is cancelled (or, read by `arrayBuffer()`, left to end with the connection) and rejected; none
+ * of its bytes are returned (an incomplete message is no act, RFC 9112 §8).
  *
  * @param request - the request whose body is read; its body is consumed (or cancelled).
  * @param options - {@link ReadBodyOptions}.
@@ -116,6 +119,7 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
   }
 
   if (declared !== null) {
+    if (framedByRuntime(request)) return readFramed(request, declared, deadlineMs);
     const byob = byobReader(body);
     if (byob !== null) return readDeclared(byob, declared, deadlineMs);
   }
@@ -246,6 +250,46 @@ async function readDeclared(
   }
   if (received !== declared) throw mismatch(declared, received);
   return new Uint8Array(buffer, 0, declared);
+}
+
+/**
+ * {@link readBody} of a body the runtime framed (`framedByRuntime`) with a valid
+ * `Content-Length` of `declared` bytes (≤ `maxBytes`): read whole by `arrayBuffer()`, one native
+ * call. The runtime yields no more than the declared bytes, so no more are ever read or held
+ * (V1); a body that ends short is rejected. A pending `arrayBuffer()` cannot be cancelled: at
+ * the deadline the body is rejected without waiting for it (its rejection, if it comes, is
+ * dropped), and what it still reads is bounded by the same framing.
+ */
+async function readFramed(request: Request, declared: number, deadlineMs: number): Promise<Uint8Array> {
+  const read = request.arrayBuffer();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let buffer: ArrayBuffer;
+  try {
+    buffer =
+      deadlineMs > MAX_TIMER_MS
+        ? await read
+        : await Promise.race([
+            read,
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(
+                () => reject(new BodyReadError("body-deadline", `the body did not arrive within ${deadlineMs} ms`)),
+                deadlineMs,
+              );
+            }),
+          ]);
+  } catch (cause) {
+    if (cause instanceof BodyReadError) {
+      read.catch(() => {
+        // Late: the body is rejected already.
+      });
+      throw cause;
+    }
+    throw new BodyReadError("body-read", "the request body stream failed", { cause });
+  } finally {
+    clearTimeout(timer);
+  }
+  if (buffer.byteLength !== declared) throw mismatch(declared, buffer.byteLength);
+  return new Uint8Array(buffer);
 }
 
 /**

@@ -77,8 +77,10 @@ describe("one address per worker (docs/deploy.md)", () => {
     writeFileSync(
       join(dir, "feedback.ts"),
       `import { address } from ${JSON.stringify(join(root, "src/address/address.ts"))};
+import { runtimeFetch } from ${JSON.stringify(join(root, "src/body/runtime-framed.ts"))};
 import { form } from ${JSON.stringify(join(root, "examples/pages/generated/feedback.js"))};
-export default address({ form, gptType: "feedback", act: (feedback) => ({ received: true, rating: feedback.rating }) });
+const app = address({ form, gptType: "feedback", act: (feedback) => ({ received: true, rating: feedback.rating }) });
+export default { fetch: runtimeFetch(app.fetch) };
 `,
     );
     writeFileSync(

@@ -57,6 +57,28 @@ describe("the example page address", () => {
     expect(await env.PAGES.get(`page:${published.id}`)).toBe(html);
   });
 
+  it("V1 the worker's fetch handler is wrapped in runtimeFetch: an act's body, framed by workerd, is read by one arrayBuffer() call, never by a reader", async () => {
+    const reader = ReadableStreamBYOBReader.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const originals = { arrayBuffer: Request.prototype.arrayBuffer, readAtLeast: reader.readAtLeast! };
+    const calls: string[] = [];
+    Request.prototype.arrayBuffer = function (this: Request) {
+      calls.push("arrayBuffer");
+      return originals.arrayBuffer.call(this);
+    };
+    reader.readAtLeast = function (this: unknown, ...args: unknown[]) {
+      calls.push("readAtLeast");
+      return originals.readAtLeast.apply(this, args);
+    };
+    try {
+      const response = await publish(valid["valid-release-notes.json"]);
+      expect(response.status).toBe(200);
+    } finally {
+      Request.prototype.arrayBuffer = originals.arrayBuffer;
+      reader.readAtLeast = originals.readAtLeast;
+    }
+    expect(calls).toEqual(["arrayBuffer"]);
+  });
+
   it("R1 each act publishes a new page", async () => {
     const a = (await (await publish(valid["valid-compact.json"])).json()) as { id: string };
     const b = (await (await publish(valid["valid-compact.json"])).json()) as { id: string };

@@ -2,7 +2,7 @@
  * The body reader inside workerd, against the known ways around a size limit (issue 3; V1).
  */
 import { describe, expect, it } from "vitest";
-import { BodyReadError, ContentTooLargeError, readBody } from "../../src/body/index.ts";
+import { BodyReadError, ContentTooLargeError, readBody, runtimeFetch } from "../../src/body/index.ts";
 import { PARSE_PADDING } from "../../src/json/parse.ts";
 import { byteStreamSuite } from "../byte-stream-bodies.ts";
 
@@ -372,5 +372,91 @@ describe("workerd: the reads a declared body costs", () => {
     }
     expect(result.byteLength).toBe(1024);
     expect(calls).toEqual(["readAtLeast"]);
+  });
+});
+
+describe("workerd: a body the runtime framed (runtimeFetch)", () => {
+  /** The request as a `runtimeFetch` handler passes it on: marked as the runtime's own. */
+  const framed = (request: Request): Request => runtimeFetch((marked: Request) => marked)(request);
+
+  it("is read whole by one arrayBuffer() call, with no reader driven from JavaScript", async () => {
+    const prototype = ReadableStreamBYOBReader.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const originals = { readAtLeast: prototype.readAtLeast!, arrayBuffer: Request.prototype.arrayBuffer };
+    const calls: string[] = [];
+    prototype.readAtLeast = function (this: unknown, ...args: unknown[]) {
+      calls.push("readAtLeast");
+      return originals.readAtLeast.apply(this, args);
+    };
+    Request.prototype.arrayBuffer = function (this: Request) {
+      calls.push("arrayBuffer");
+      return originals.arrayBuffer.call(this);
+    };
+    const body = encode('{"title":"é"}');
+    let result: Uint8Array;
+    try {
+      result = await readBody(framed(post(body, { "content-length": String(body.length) })), { maxBytes: MAX });
+    } finally {
+      Object.assign(prototype, { readAtLeast: originals.readAtLeast });
+      Request.prototype.arrayBuffer = originals.arrayBuffer;
+    }
+    expect([...result]).toEqual([...body]);
+    expect(calls).toEqual(["arrayBuffer"]);
+  });
+
+  it("V1 a Content-Length above the limit is refused before reading, as for any body", async () => {
+    const { stream, log } = source(split(MAX + 1, 10));
+    const error = await rejection(
+      readBody(framed(post(stream, { "content-length": String(MAX + 1) })), { maxBytes: MAX }),
+    );
+    expect(error).toBeInstanceOf(ContentTooLargeError);
+    expect(log.pulls).toBe(0);
+  });
+
+  it("a body that ends short of its Content-Length is refused", async () => {
+    const error = await rejection(
+      readBody(framed(post(source(split(40, 10)).stream, { "content-length": "50" })), { maxBytes: MAX }),
+    );
+    expect((error as BodyReadError).code).toBe("content-length-mismatch");
+  });
+
+  it("a body still arriving at the deadline is refused then, without waiting for the read", async () => {
+    const { stream } = trickle(split(40, 1), 20); // 800 ms in all
+    const started = Date.now();
+    const error = await rejection(
+      readBody(framed(post(stream, { "content-length": "40" })), { maxBytes: MAX, deadlineMs: 150 }),
+    );
+    const took = Date.now() - started;
+    expect((error as BodyReadError).code).toBe("body-deadline");
+    expect(took).toBeGreaterThanOrEqual(140);
+    expect(took).toBeLessThan(600);
+  });
+
+  it("a stream that fails is refused with body-read", async () => {
+    const error = await rejection(
+      readBody(framed(post(source(split(40, 10), 2).stream, { "content-length": "40" })), { maxBytes: MAX }),
+    );
+    expect((error as BodyReadError).code).toBe("body-read");
+  });
+
+  it("without a Content-Length it is read chunk by chunk under the limit, as any body", async () => {
+    const { stream, log } = source(split(MAX + 1, 10).concat(split(1000, 10)));
+    const error = await rejection(readBody(framed(post(stream)), { maxBytes: MAX }));
+    expect(error).toBeInstanceOf(ContentTooLargeError);
+    expect(log.pulls).toBeLessThan(10);
+  });
+
+  it("the mark is the caller's word: a request made by code under a Content-Length its body exceeds is read whole, then refused", async () => {
+    // What runtimeFetch must only ever wrap a runtime's own handler for: workerd keeps a
+    // `Content-Length` a `new Request(…, {body})` was given, whatever the body holds.
+    const error = await rejection(
+      readBody(framed(post(source(split(200, 10)).stream, { "content-length": "10" })), { maxBytes: MAX }),
+    );
+    expect((error as BodyReadError).code).toBe("content-length-mismatch");
+    // Unmarked, the same request is cancelled at the declared length (control).
+    const { stream, log } = source(split(200, 10));
+    const unmarked = await rejection(readBody(post(stream, { "content-length": "10" }), { maxBytes: MAX }));
+    expect((unmarked as BodyReadError).code).toBe("content-length-mismatch");
+    await settle();
+    expect(log.cancelled).toBe(true);
   });
 });
