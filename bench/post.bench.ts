@@ -7,8 +7,10 @@
  * - B2, the unsafe floor: a Hono route `await c.req.json(); return c.json({ok: true})`;
  * - B3: B2 plus an @cfworker/json-schema `Validator` built from the same `s` at start-up;
  * - the page address with a constant act (`address()`);
- * - on Node also the same address made to read `request.body` (as before issue 16), so that
- *   the gain of reading Node's message directly is measured in the same run;
+ * - also the same address made to read `request.body` as a web stream (`address-web`): on Node
+ *   as before issue 16, instead of Node's message; on workerd without `runtimeFetch`, with a
+ *   reader driven from JavaScript instead of `arrayBuffer()`; so that the gain of each is
+ *   measured in the same run;
  * - on workerd also `read-native` (the body read whole by `arrayBuffer()`) and `read` (read as
  *   the address reads it), each with the constant answer, for a second table that splits an
  *   act's server CPU time into reading, B2's `JSON.parse` and the address's verification;
@@ -100,7 +102,7 @@ function sectionOf(name: string): Section {
     return {
       name,
       runtime: "workerd",
-      servers: ["b2", "b3", "address", "read-native", "read"],
+      servers: ["b2", "b3", "address", "address-web", "read-native", "read"],
       sizes,
       valid,
       attack: true,
@@ -216,16 +218,23 @@ function startNode(kind: PostServer, module: string): Promise<Running> {
   });
 }
 
-/** Starts the workerd server of `kind`, its process pinned to core 0. */
+/**
+ * Starts the workerd server of `kind`, its process pinned to core 0, on a socket of its own (as
+ * deployed, without Miniflare's entry worker). Its fetch handler is wrapped in `runtimeFetch`,
+ * as the example worker's is, but for `address-web`: the same address reading `request.body`
+ * from JavaScript, for comparison.
+ */
 async function startOnWorkerd(kind: PostServer, module: string): Promise<Running> {
   const script = await bundle({
     source: `import { postApp } from "./bench/post/apps.ts";
+import { runtimeFetch } from "./src/body/runtime-framed.ts";
 import { form } from ${JSON.stringify(module)};
-export default postApp(${JSON.stringify(kind)}, form);`,
+const app = postApp(${JSON.stringify(kind)}, form);
+export default ${kind === "address-web" ? "app" : "{ fetch: runtimeFetch(app.fetch) }"};`,
   });
   pin(process.pid, "0");
   try {
-    const worker = await startWorkerd(script);
+    const worker = await startWorkerd(script, { direct: true });
     raise(worker.pids);
     return { url: new URL("/page", worker.url).href, pids: worker.pids, stop: worker.dispose };
   } finally {
@@ -316,7 +325,7 @@ function addressRows(runtime: string, results: Record<Size, SizeResult>): Record
     const cpu = results[size].cpu as Record<PostServer | "attack", number[]>;
     const goalB2 = size === "256k" ? null : runtime === "node" ? 0.85 : 0.9;
     const goalB3 = runtime !== "node" ? null : size === "16k" ? 5 : size === "1k" ? 2.5 : null;
-    const web = runtime === "node";
+    const web = rates["address-web"] !== undefined;
     const hasCpu = cpu.address.length > 0;
     return {
       runtime,

@@ -123,7 +123,13 @@ export function cpuSeconds(pids: number[]): number {
 }
 const clockTicks = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim() || 100);
 
-export async function startWorkerd(script: string): Promise<Workerd> {
+/**
+ * Starts `script` in workerd under Miniflare. `direct`: the worker gets a socket of its own
+ * (Miniflare's `unsafeDirectSockets`), as a deployed worker has, instead of being reached
+ * through Miniflare's entry worker, which costs about as much CPU per request again as a
+ * worker answering a 1 KiB act (B2: 180–195 µs direct against 370–420 µs through it, same host).
+ */
+export async function startWorkerd(script: string, options: { direct?: boolean } = {}): Promise<Workerd> {
   const before = workerdChildren();
   const mf = new Miniflare(
     convertV4MiniflareOptions({
@@ -137,9 +143,11 @@ export async function startWorkerd(script: string): Promise<Workerd> {
       host: "127.0.0.1",
       port: 0,
       logRequests: false,
+      ...(options.direct === true ? { unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }] } : {}),
     }),
   );
-  const url = await mf.ready;
+  const ready = await mf.ready;
+  const url = options.direct === true ? await mf.unsafeGetDirectURL() : ready;
   const pids = [...workerdChildren()].filter((pid) => !before.has(pid));
   return { url, pids, dispose: () => mf.dispose() };
 }

@@ -7,8 +7,9 @@
  * - `b3`, the interpreted alternative: B2 plus an @cfworker/json-schema `Validator` built from
  *   the same `s` when the app is created (short-circuit on), 204 for an invalid value;
  * - `address`: the page address, {@link address} with a constant act;
- * - `address-web` (Node only, for comparison): the same address made to read `request.body`, as
- *   it did before issue 16, by hiding @hono/node-server's bindings from it;
+ * - `address-web` (for comparison): the same address made to read `request.body` as a web
+ *   stream: on Node as it did before issue 16, by hiding @hono/node-server's bindings from it;
+ *   on workerd by a fetch handler not wrapped in `runtimeFetch` (`bench/post.bench.ts`);
  * - `rpc-b2`, the MCP analogue of B2: a Hono route that does `await c.req.json()` on a JSON-RPC
  *   message and answers a constant `tools/call` result (the one the MCP door sends), echoing
  *   the message's `id`; no limit, no strictness, no validation;
