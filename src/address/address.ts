@@ -10,6 +10,7 @@ import { continuePending, type NodeMessage, nodeMessageOf } from "../body/node-m
 import { encodeConsequence } from "./act.ts";
 import type { ActLogCode, ActLogEntry } from "./act-log.ts";
 import { admitPin, admitRate, emitLog, type Refused } from "./admission.ts";
+import { AnswerFields } from "./answer-fields.ts";
 import { type HeaderList, prepareArrival } from "./arrival.ts";
 import type { CompiledForm } from "./form.ts";
 import type { RateLimit } from "./rate-limit.ts";
@@ -173,6 +174,9 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     "Cache-Control": "no-store",
     "Access-Control-Allow-Origin": "*",
   });
+  // Off a Node message, the same fields as one `Headers` where `Response` copies it (AnswerFields).
+  const actFields = new AnswerFields(actHeaders);
+  const emptyFields = new AnswerFields(emptyHeaders);
   // A body left unread (refused before reading, sent with a method answered 405, or given up
   // on) closes the connection, or on a Node message lingers or drains (`closesUnread`). That an
   // unread body was refused early tells the actor nothing its own upload does not (the answer
@@ -229,8 +233,12 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     return refuse(refused, false);
   }
 
-  /** Answers a rejected act: 204 (a problem in development); `closes`: with `Connection: close`. */
-  function reject(request: Request, code: RejectionCode, reason: string, closes: boolean): Response {
+  /**
+   * Answers a rejected act: 204 (a problem in development); `closes`: with `Connection: close`;
+   * `onNode`: the request came as a Node message (the fields as a record, which
+   * @hono/node-server writes straight to Node's response).
+   */
+  function reject(request: Request, code: RejectionCode, reason: string, closes: boolean, onNode: boolean): Response {
     if (onReject !== undefined) {
       try {
         onReject({ code, reason, request });
@@ -246,7 +254,10 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
         headers: { "Content-Type": "application/problem+json", "X-Content-Type-Options": "nosniff", ...emptyHeaders },
       });
     }
-    return new Response(null, { status: 204, headers: closes ? unreadHeaders : emptyHeaders });
+    return new Response(null, {
+      status: 204,
+      headers: closes ? unreadHeaders : onNode ? emptyFields.record : emptyFields.init,
+    });
   }
 
   /** A server fault (a throwing act, or a bug in a stage): logged, 500, never a rejection. */
@@ -288,13 +299,13 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     );
     if (!received.ok) {
       log(c, started, development ? problemStatus(received.code).status : 204, received.code, null);
-      return reject(request, received.code, received.reason, closesUnread(request, message));
+      return reject(request, received.code, received.reason, closesUnread(request, message), message !== undefined);
     }
     const bytes = received.value.byteLength;
     const outcome = verifyBytes(received.value, form, limits);
     if (!outcome.ok) {
       log(c, started, development ? problemStatus(outcome.code).status : 204, outcome.code, bytes);
-      return reject(request, outcome.code, outcome.reason, false);
+      return reject(request, outcome.code, outcome.reason, false, message !== undefined);
     }
     let body: string;
     try {
@@ -304,7 +315,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
       return fault("the act handler", error);
     }
     log(c, started, 200, null, bytes);
-    return new Response(body, { status: 200, headers: actHeaders });
+    return new Response(body, { status: 200, headers: message === undefined ? actFields.init : actHeaders });
   }
 
   const app = new Hono<E>();

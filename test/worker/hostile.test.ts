@@ -781,6 +781,48 @@ describe("C1 V1 readBody keeps the bytes exactly, however they are chunked", () 
 });
 
 describe("A5 no answer carries a field set on an earlier answer", () => {
+  it("A5 the answer fields are one shared Headers only while Response is workerd's own; a JavaScript Response gets the record", async () => {
+    const { AnswerFields } = await import("../../src/address/answer-fields.ts");
+    const fields = new AnswerFields({ "Cache-Control": "no-store" });
+    expect(fields.init).toBeInstanceOf(Headers);
+    const Real = globalThis.Response;
+    class Written extends Real {}
+    globalThis.Response = Written as typeof Response;
+    try {
+      expect(fields.init).toBe(fields.record);
+    } finally {
+      globalThis.Response = Real;
+    }
+    expect(fields.init).toBeInstanceOf(Headers);
+    expect(Object.isFrozen(fields.record)).toBe(true);
+  });
+
+  it("A5 with workerd's own Response (the shared Headers), a field a middleware sets on one answer stays on that answer", async () => {
+    const { Hono } = await import("hono");
+    const { address } = await import("../../src/address/address.ts");
+    const app = new Hono();
+    let n = 0;
+    app.use("*", async (c, next) => {
+      await next();
+      if (c.req.query("tag") !== undefined) c.res.headers.set("Set-Cookie", `seen=${++n}`);
+    });
+    app.route("/page", address({ form, act: () => ({}) }));
+    const send = async (path: string, init?: RequestInit) => {
+      const response = await app.fetch(new Request(`http://address.test${path}`, init));
+      return response.headers.get("set-cookie");
+    };
+    // A rejected act (204, the empty fields) and a performed one (200, the act's fields).
+    for (const [body, status] of [
+      ["x", 204],
+      [page(), 200],
+    ] as const) {
+      const tagged = await app.fetch(new Request("http://address.test/page?tag", { method: "POST", body }));
+      expect(tagged.status).toBe(status);
+      expect(tagged.headers.get("set-cookie")).toMatch(/^seen=\d+$/);
+      expect(await send("/page", { method: "POST", body })).toBeNull();
+    }
+  });
+
   it("A5 with @hono/node-server's Response (it keeps the Headers object it is given), a field a middleware sets on one answer stays on that answer", async () => {
     const { Hono } = await import("hono");
     const { address } = await import("../../src/address/address.ts");
