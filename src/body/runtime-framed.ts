@@ -17,7 +17,8 @@
  * `FixedLengthStream` cost more) takes more server CPU than `request.arrayBuffer()`. The POST
  * bench (issue 16; docs/bench.md), the worker on a socket of its own: the page address with this
  * read ÷ the same address reading `request.body`, by server CPU per act, 1.14× / 1.07× / 1.15×
- * at 1 / 16 / 256 KiB (per-round ranges 1.05–1.23, 0.97–1.20, 1.11–1.33).
+ * at 1 / 16 / 256 KiB in one run (per-round ranges 1.05–1.23, 0.97–1.20, 1.11–1.33) and
+ * 1.19× / 0.99× / 0.99× in another on a faster host: the gain holds at 1 KiB.
  *
  * @module
  */
