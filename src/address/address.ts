@@ -235,8 +235,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
 
   /**
    * Answers a rejected act: 204 (a problem in development); `closes`: with `Connection: close`;
-   * `onNode`: the request came as a Node message (the fields as a record, which
-   * @hono/node-server writes straight to Node's response).
+   * `onNode`: the request came as a Node message (`AnswerFields.init`).
    */
   function reject(request: Request, code: RejectionCode, reason: string, closes: boolean, onNode: boolean): Response {
     if (onReject !== undefined) {
@@ -256,7 +255,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     }
     return new Response(null, {
       status: 204,
-      headers: closes ? unreadHeaders : onNode ? emptyFields.record : emptyFields.init,
+      headers: closes ? unreadHeaders : emptyFields.init(onNode),
     });
   }
 
@@ -315,7 +314,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
       return fault("the act handler", error);
     }
     log(c, started, 200, null, bytes);
-    return new Response(body, { status: 200, headers: message === undefined ? actFields.init : actHeaders });
+    return new Response(body, { status: 200, headers: actFields.init(message !== undefined) });
   }
 
   const app = new Hono<E>();

@@ -43,9 +43,10 @@ export class AnswerFields {
 
   /**
    * The fields for `new Response(…, {headers})`: the shared `Headers` when `Response` is the
-   * runtime's own, else the record.
+   * runtime's own, else the record; always the record for an answer to a Node message
+   * (`onNode`), which @hono/node-server writes straight to Node's response.
    */
-  get init(): HeadersInit {
-    return nativeResponse() ? this.#headers : this.record;
+  init(onNode = false): HeadersInit {
+    return !onNode && nativeResponse() ? this.#headers : this.record;
   }
 }

@@ -271,10 +271,7 @@ async function readFramed(request: Request, declared: number, deadlineMs: number
         : await Promise.race([
             read,
             new Promise<never>((_, reject) => {
-              timer = setTimeout(
-                () => reject(new BodyReadError("body-deadline", `the body did not arrive within ${deadlineMs} ms`)),
-                deadlineMs,
-              );
+              timer = setTimeout(() => reject(lateBody(deadlineMs)), deadlineMs);
             }),
           ]);
   } catch (cause) {
@@ -307,7 +304,7 @@ class Deadline {
       deadlineMs > MAX_TIMER_MS
         ? undefined
         : setTimeout(() => {
-            this.late = new BodyReadError("body-deadline", `the body did not arrive within ${deadlineMs} ms`);
+            this.late = lateBody(deadlineMs);
             cancel(reader, this.late);
           }, deadlineMs);
   }
@@ -347,7 +344,7 @@ function readFromMessage(
             if (done) return;
             message.off("data", onData);
             message.pause();
-            fail(new BodyReadError("body-deadline", `the body did not arrive within ${deadlineMs} ms`));
+            fail(lateBody(deadlineMs));
           }, deadlineMs);
     const onData = (chunk: unknown) => {
       if (done) return;
@@ -491,6 +488,11 @@ const MAX_TIMER_MS = 2_147_483_647;
  * in bytes (64 KiB); the buffer then grows to the declared size at once.
  */
 const FIRST_BUFFER = 65_536;
+
+/** The rejection of a body still arriving `deadlineMs` after the read began (`body-deadline`). */
+function lateBody(deadlineMs: number): BodyReadError {
+  return new BodyReadError("body-deadline", `the body did not arrive within ${deadlineMs} ms`);
+}
 
 function mismatch(declared: number, received: number): BodyReadError {
   return new BodyReadError(

@@ -803,16 +803,16 @@ describe("A5 no answer carries a field set on an earlier answer", () => {
   it("A5 the answer fields are one shared Headers only while Response is workerd's own; a JavaScript Response gets the record", async () => {
     const { AnswerFields } = await import("../../src/address/answer-fields.ts");
     const fields = new AnswerFields({ "Cache-Control": "no-store" });
-    expect(fields.init).toBeInstanceOf(Headers);
+    expect(fields.init()).toBeInstanceOf(Headers);
     const Real = globalThis.Response;
     class Written extends Real {}
     globalThis.Response = Written as typeof Response;
     try {
-      expect(fields.init).toBe(fields.record);
+      expect(fields.init()).toBe(fields.record);
     } finally {
       globalThis.Response = Real;
     }
-    expect(fields.init).toBeInstanceOf(Headers);
+    expect(fields.init()).toBeInstanceOf(Headers);
     expect(Object.isFrozen(fields.record)).toBe(true);
   });
 
