@@ -438,6 +438,41 @@ describe("workerd: a body the runtime framed (runtimeFetch)", () => {
     expect((error as BodyReadError).code).toBe("body-read");
   });
 
+  it("a body already read, or locked to a reader, is refused with body-used", async () => {
+    const read = framed(post("abc", { "content-length": "3" }));
+    await read.text();
+    expect(((await rejection(readBody(read, { maxBytes: MAX }))) as BodyReadError).code).toBe("body-used");
+    const locked = framed(post(source(split(40, 10)).stream, { "content-length": "40" }));
+    locked.body?.getReader();
+    expect(((await rejection(readBody(locked, { maxBytes: MAX }))) as BodyReadError).code).toBe("body-used");
+  });
+
+  it("its stream object is not asked for on the way to a read", async () => {
+    // workerd defines `body` on Request.prototype or on a prototype it inherits from.
+    let owner: object = Request.prototype;
+    while (Object.getOwnPropertyDescriptor(owner, "body") === undefined) owner = Object.getPrototypeOf(owner);
+    const descriptor = Object.getOwnPropertyDescriptor(owner, "body")!;
+    let asked = 0;
+    Object.defineProperty(owner, "body", {
+      ...descriptor,
+      get(this: Request) {
+        asked++;
+        return descriptor.get!.call(this);
+      },
+    });
+    const body = encode("[1]");
+    const request = framed(post(body, { "content-length": "3" }));
+    asked = 0;
+    let result: Uint8Array;
+    try {
+      result = await readBody(request, { maxBytes: MAX });
+    } finally {
+      Object.defineProperty(owner, "body", descriptor);
+    }
+    expect([...result]).toEqual([...body]);
+    expect(asked).toBe(0);
+  });
+
   it("without a Content-Length it is read chunk by chunk under the limit, as any body", async () => {
     const { stream, log } = source(split(MAX + 1, 10).concat(split(1000, 10)));
     const error = await rejection(readBody(framed(post(stream)), { maxBytes: MAX }));
