@@ -26,6 +26,10 @@
  * (ours on both runtimes, the comparator's on Node; `HOSTILE_COST=off` skips it): what each
  * kind costs, against a valid act.
  *
+ * workerd serves the example on a socket of its own (`WORKERD_SOCKET=direct` for
+ * test/runtimes/serve-workerd.ts), as a deployed worker has, not behind Miniflare's entry worker;
+ * so does its comparator.
+ *
  * The server runs on core 0 and the load (attackers, slow clients and the actor's thread) on
  * core 1 (`taskset`, with two or more cores), at nice -15 where allowed (root), the actor's
  * thread at -20, so that it is not kept waiting behind the attackers on its own core.
@@ -96,7 +100,7 @@ const app = postApp("b2", {});
 app.onError(() => new Response(null, { status: 500 }));
 export default app;`,
     });
-    const worker = await startWorkerd(script);
+    const worker = await startWorkerd(script, { direct: true });
     return {
       name: runtime,
       url: worker.url.origin,
@@ -161,7 +165,9 @@ console.log(
 );
 let failed = 0;
 for (const runtime of runtimes) {
-  const server = await onCore0(() => launch(runtime, { RATE_LIMIT: "off" }));
+  const server = await onCore0(() =>
+    launch(runtime, { RATE_LIMIT: "off", ...(runtime === "workerd" ? { WORKERD_SOCKET: "direct" } : {}) }),
+  );
   const report = await hostileMix(server, mix);
   const cost = costs ? await costPerKind(server) : null;
   const exit = await terminate(server);

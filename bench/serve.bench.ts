@@ -242,8 +242,8 @@ export default app;`,
   });
   pin(process.pid, "0");
   const servers: Record<Server, Workerd> = {
-    ours: await startWorkerd(ours),
-    constant: await startWorkerd(constant),
+    ours: await startWorkerd(ours, { direct: true }),
+    constant: await startWorkerd(constant, { direct: true }),
   } as Record<Server, Workerd>;
   // The address answers with ETag, Cache-Control, Vary and CORS fields (S4, A6, CORS); a third
   // baseline sends the very same fields with a constant body, separating what those fields
@@ -260,6 +260,7 @@ const app = new Hono();
 app.get("/page", () => new Response(body, { headers: fields }));
 export default app;`,
     }),
+    { direct: true },
   );
   pin(process.pid, `0-${availableParallelism() - 1}`);
   raise(Object.values(servers).flatMap((server) => server.pids));
@@ -290,7 +291,7 @@ export default app;`,
     for (const server of Object.values(servers)) await server.dispose();
   }
   console.log(
-    `GET /page on workerd (Miniflare), ${hasWrk ? "wrk" : "Node keep-alive loop"}, ${connections} connections, ${rounds} rounds × ${seconds} s, ${hasTaskset ? "server and load on separate cores" : "unpinned"}${mayRaisePriority ? ", both at nice -15" : ""}`,
+    `GET /page on workerd (Miniflare, each worker on a socket of its own), ${hasWrk ? "wrk" : "Node keep-alive loop"}, ${connections} connections, ${rounds} rounds × ${seconds} s, ${hasTaskset ? "server and load on separate cores" : "unpinned"}${mayRaisePriority ? ", both at nice -15" : ""}`,
   );
   console.table(
     Object.fromEntries(

@@ -1,7 +1,8 @@
 /**
  * Serves the example worker in workerd exactly as `wrangler deploy` would upload it: runs
  * `wrangler deploy --dry-run` into a scratch directory, then loads that bundle into Miniflare
- * (workerd) with the `PAGES` KV namespace, on 127.0.0.1:`PORT`.
+ * (workerd) with the `PAGES` KV namespace, on 127.0.0.1:`PORT` (behind Miniflare's entry worker, or
+ * with `WORKERD_SOCKET=direct` on a socket of the worker's own).
  *
  * Why not `wrangler dev`: its development proxy answers 500 "Network connection lost" when
  * the worker answers before reading the whole request body (an oversize act rejected on its
@@ -44,6 +45,11 @@ if (setting !== null) {
 const bindings: Record<string, string> = {};
 if (process.env.RATE_LIMIT === "off") bindings.RATE_LIMIT = "off";
 if (process.env.METRICS !== undefined) bindings.METRICS = process.env.METRICS;
+// WORKERD_SOCKET=direct (the hostile bench): the worker listens on `PORT` itself, as a deployed
+// worker has its own connections, instead of behind Miniflare's entry worker, which costs about
+// as much CPU per request again as the worker answering a 1 KiB act (bench/serve.bench.ts).
+const direct = process.env.WORKERD_SOCKET === "direct";
+const port = Number(process.env.PORT ?? 8787);
 const mf = new Miniflare(
   convertV4MiniflareOptions({
     modules: true,
@@ -55,11 +61,13 @@ const mf = new Miniflare(
     ratelimits,
     bindings,
     host: "127.0.0.1",
-    port: Number(process.env.PORT ?? 8787),
+    port: direct ? 0 : port,
     logRequests: false,
+    ...(direct ? { unsafeDirectSockets: [{ host: "127.0.0.1", port }] } : {}),
   }),
 );
-console.log(`listening on ${(await mf.ready).href}`);
+const ready = await mf.ready;
+console.log(`listening on ${(direct ? await mf.unsafeGetDirectURL() : ready).href}`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     void mf.dispose().finally(() => {
