@@ -13,7 +13,9 @@
  *   measured in the same run;
  * - on workerd also `read-native` (the body read whole by `arrayBuffer()`) and `read` (read as
  *   the address reads it), each with the constant answer, for a second table that splits an
- *   act's server CPU time into reading, B2's `JSON.parse` and the address's verification;
+ *   act's server CPU time into reading, B2's `JSON.parse` and the address's verification, and
+ *   `verify-native` (the body read whole, parsed and validated, nothing else): the floor of an
+ *   address on this parser and validator, whose ratio to B2 bounds the address's;
  * - the MCP door on Node (section `mcp`): `tools/call` of the page tool carrying the same
  *   bodies as `arguments`, against `rpc-b2` (the MCP analogue of B2: `await c.req.json()` and a
  *   constant result) and against the same door reading `request.body`; 1 and 16 KiB.
@@ -102,7 +104,7 @@ function sectionOf(name: string): Section {
     return {
       name,
       runtime: "workerd",
-      servers: ["b2", "b3", "address", "address-web", "read-native", "read"],
+      servers: ["b2", "b3", "address", "address-web", "read-native", "read", "verify-native"],
       sizes,
       valid,
       attack: true,
@@ -373,8 +375,8 @@ function mcpRows(section: Section, results: Record<Size, SizeResult>): Record<st
 
 /**
  * The table rows that split an act's server CPU time into stages (the workerd section): the
- * body read whole by the runtime (`read-native`), read as the address reads it (`read`), B2 and
- * the address. Each difference is the median over rounds of the difference of two servers' CPU
+ * body read whole by the runtime (`read-native`), read as the address reads it (`read`), B2, the
+ * address, and the floor (`verify-native`: parsed and validated, nothing else). Each difference is the median over rounds of the difference of two servers' CPU
  * µs per answered request in that round, with its range: a shared machine's noise shows there.
  */
 function stageRows(runtime: string, results: Record<Size, SizeResult>): Record<string, unknown>[] {
@@ -397,9 +399,18 @@ function stageRows(runtime: string, results: Record<Size, SizeResult>): Record<s
       "reading: as the address − whole": minus(cpu.read, cpu["read-native"]),
       "JSON.parse of B2: B2 − whole": minus(cpu.b2, cpu["read-native"]),
       "parse, validate, act, answer: address − read": minus(cpu.address, cpu.read),
+      "parse and validate a whole body: verify-native − whole": minus(cpu["verify-native"], cpu["read-native"]),
+      // The floor: what an address on this parser and validator reaches with nothing else to do.
+      "B2 ÷ verify-native": ratioOfRounds(cpu.b2, cpu["verify-native"]),
       raw: { cpu },
     };
   });
+}
+
+/** The median over rounds of `a ÷ b` (round by round), with the range. */
+function ratioOfRounds(a: number[], b: number[]): string {
+  const q = a.map((x, r) => x / b[r]!);
+  return `${median(q).toFixed(2)} [${Math.min(...q).toFixed(2)}–${Math.max(...q).toFixed(2)}]`;
 }
 
 /** Prints rows as a Markdown table (every key but `raw`). */

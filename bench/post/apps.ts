@@ -19,7 +19,11 @@
  * - `read-native` and `read` (workerd section), to split the address's cost per act into its
  *   stages: the body read whole by the runtime (`arrayBuffer()`, no limit) and read as the
  *   address reads it (`receiveAct`: the byte limit, the deadline), each answered with the
- *   constant answer and nothing else.
+ *   constant answer and nothing else;
+ * - `verify-native` (workerd section), the floor of any address built on this parser and
+ *   validator: the body read whole by `arrayBuffer()`, then `parseJson` and the generated
+ *   validator (204 for an invalid value), and the constant answer; no limit, no deadline, no
+ *   header field checked, no act.
  *
  * Every app answers a valid act at `/page` with 200: `{"ok":true}`, or for the JSON-RPC apps a
  * `tools/call` result whose `structuredContent` is `{"ok":true}`.
@@ -32,6 +36,7 @@ import { address } from "../../src/address/address.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
 import { receiveAct, verificationLimits } from "../../src/address/verification.ts";
 import { nodeMessageOf } from "../../src/body/node-message.ts";
+import { parseJson } from "../../src/json/parse.ts";
 import { mcp } from "../../src/mcp/mcp.ts";
 
 /** The kinds of server the POST bench compares. */
@@ -44,7 +49,8 @@ export type PostServer =
   | "mcp"
   | "mcp-web"
   | "read-native"
-  | "read";
+  | "read"
+  | "verify-native";
 
 /** The constant `tools/call` result of `rpc-b2`: the members the MCP door answers `{ok: true}` with. */
 const TOOL_RESULT = {
@@ -72,6 +78,12 @@ export function postApp(kind: PostServer, form: CompiledForm): Hono {
   } else if (kind === "read-native") {
     app.post("/page", async (c) => {
       await c.req.raw.arrayBuffer();
+      return c.json({ ok: true });
+    });
+  } else if (kind === "verify-native") {
+    app.post("/page", async (c) => {
+      const value = parseJson(new Uint8Array(await c.req.raw.arrayBuffer()));
+      if (!form.validate(value)) return c.body(null, 204);
       return c.json({ ok: true });
     });
   } else if (kind === "read") {
