@@ -376,8 +376,9 @@ function mcpRows(section: Section, results: Record<Size, SizeResult>): Record<st
 /**
  * The table rows that split an act's server CPU time into stages (the workerd section): the
  * body read whole by the runtime (`read-native`), read as the address reads it (`read`), B2, the
- * address, and the floor (`verify-native`: parsed and validated, nothing else). Each difference is the median over rounds of the difference of two servers' CPU
- * µs per answered request in that round, with its range: a shared machine's noise shows there.
+ * address, and the floor (`verify-native`: parsed and validated, nothing else). Each difference
+ * is the median over rounds of the difference of two servers' CPU µs per answered request in
+ * that round, with its range: a shared machine's noise shows there.
  */
 function stageRows(runtime: string, results: Record<Size, SizeResult>): Record<string, unknown>[] {
   return sizes.map((size) => {
@@ -401,16 +402,10 @@ function stageRows(runtime: string, results: Record<Size, SizeResult>): Record<s
       "parse, validate, act, answer: address − read": minus(cpu.address, cpu.read),
       "parse and validate a whole body: verify-native − whole": minus(cpu["verify-native"], cpu["read-native"]),
       // The floor: what an address on this parser and validator reaches with nothing else to do.
-      "B2 ÷ verify-native": ratioOfRounds(cpu.b2, cpu["verify-native"]),
+      "B2 ÷ verify-native": cell(paired(cpu.b2, cpu["verify-native"]), null),
       raw: { cpu },
     };
   });
-}
-
-/** The median over rounds of `a ÷ b` (round by round), with the range. */
-function ratioOfRounds(a: number[], b: number[]): string {
-  const q = a.map((x, r) => x / b[r]!);
-  return `${median(q).toFixed(2)} [${Math.min(...q).toFixed(2)}–${Math.max(...q).toFixed(2)}]`;
 }
 
 /** Prints rows as a Markdown table (every key but `raw`). */
