@@ -263,7 +263,10 @@ async function readDeclared(
  * call. The runtime yields no more than the declared bytes, so no more are ever read or held
  * (V1); a body that ends short is rejected. A pending `arrayBuffer()` cannot be cancelled: at
  * the deadline the body is rejected without waiting for it (its rejection, if it comes, is
- * dropped), and what it still reads is bounded by the same framing.
+ * dropped), and what it still reads is bounded by the same framing. `request.body` is asked for
+ * only when the read fails ({@link readFailed}).
+ *
+ * @throws {BodyReadError} `body-used`, `body-read`, `body-deadline` or `content-length-mismatch`.
  */
 async function readFramed(request: Request, declared: number, deadlineMs: number): Promise<Uint8Array> {
   if (request.bodyUsed) throw used();
