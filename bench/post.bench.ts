@@ -130,7 +130,7 @@ const median = (xs: readonly number[]) => {
 };
 
 /** Builds the bench form like `forms/` (p and m of the page address, s of the page workload). */
-async function benchForm(): Promise<string> {
+export async function benchForm(): Promise<string> {
   // Under bench/results/ (git-ignored): Node strips types only outside node_modules.
   const cache = join(import.meta.dirname, "results/form");
   mkdirSync(join(cache, "forms"), { recursive: true });
