@@ -21,7 +21,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PostServer } from "./post/apps.ts";
-import { benchForm } from "./post.bench.ts";
+import { benchForm, median, minus } from "./post.bench.ts";
 import { bundle, startWorkerd } from "./serve.bench.ts";
 
 const root = join(import.meta.dirname, "..");
@@ -67,13 +67,7 @@ export default {
 };`;
 }
 
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const us = (x: number) => x.toFixed(1);
-/** The median over rounds of `a[r] − b[r]`, with the range. */
-const minus = (a: number[], b: number[]) => {
-  const d = a.map((x, r) => x - b[r]!);
-  return `${us(median(d))} [${us(Math.min(...d))}–${us(Math.max(...d))}]`;
-};
 
 export default async function door(): Promise<void> {
   const module = await benchForm();
@@ -107,13 +101,14 @@ export default async function door(): Promise<void> {
         body: size,
         "µs/act read whole / B2 / address": [whole, times.b2, times.address].map((x) => us(median(x))).join(" / "),
         "address ÷ B2 (time)": median(times.b2.map((x, r) => x / times.address[r]!)).toFixed(2),
-        "address − B2": minus(times.address, times.b2),
-        "B2 − whole": minus(times.b2, whole),
-        "reading as the address − whole": minus(times.read, whole),
-        "parse and validate: verify-native − whole": minus(times["verify-native"], whole),
+        "address − B2": minus(times.address, times.b2, 1),
+        "B2 − whole": minus(times.b2, whole, 1),
+        "reading as the address − whole": minus(times.read, whole, 1),
+        "parse and validate: verify-native − whole": minus(times["verify-native"], whole, 1),
         "the rest of the door: address − verify-native − reading": minus(
           times.address.map((x, r) => x - times["verify-native"][r]! + whole[r]!),
           times.read,
+          1,
         ),
       });
     }

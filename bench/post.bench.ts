@@ -123,7 +123,7 @@ function sectionOf(name: string): Section {
   throw new Error(`BENCH_POST_RUNTIMES: unknown section ${name}`);
 }
 
-const median = (xs: readonly number[]) => {
+export const median = (xs: readonly number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
@@ -385,11 +385,6 @@ function stageRows(runtime: string, results: Record<Size, SizeResult>): Record<s
     const cpu = results[size].cpu as Record<PostServer, number[]>;
     if (cpu.address.length === 0) return { runtime, body: size, stages: "n/a (no /proc)" };
     const us = (x: number) => x.toFixed(0);
-    /** The median over rounds of `a − b`, with the range: the two ran back to back in each round. */
-    const minus = (a: number[], b: number[]) => {
-      const d = a.map((x, r) => x - b[r]!);
-      return `${us(median(d))} [${us(Math.min(...d))}–${us(Math.max(...d))}]`;
-    };
     return {
       runtime,
       body: size,
@@ -406,6 +401,16 @@ function stageRows(runtime: string, results: Record<Size, SizeResult>): Record<s
       raw: { cpu },
     };
   });
+}
+
+/**
+ * The median over rounds of `a[r] − b[r]` with its [min–max], to `digits` decimals: the two ran
+ * back to back in each round.
+ */
+export function minus(a: readonly number[], b: readonly number[], digits = 0): string {
+  const d = a.map((x, r) => x - b[r]!);
+  const f = (x: number) => x.toFixed(digits);
+  return `${f(median(d))} [${f(Math.min(...d))}–${f(Math.max(...d))}]`;
 }
 
 /** Prints rows as a Markdown table (every key but `raw`). */

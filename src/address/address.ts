@@ -163,20 +163,19 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
   // The act's answers take their fields as frozen records: @hono/node-server writes a record
   // straight to Node's response, where a list (or Headers) is first turned into an undici
   // `Headers` per answer (issue 16: about 2 % of a 1 KiB act, and garbage). A record is never
-  // written to: a middleware asking `c.res.headers` gets a Headers object of its own.
-  const actHeaders: Readonly<Record<string, string>> = Object.freeze({
+  // written to: a middleware asking `c.res.headers` gets a Headers object of its own. Off a
+  // Node message, the same fields as one `Headers` where `Response` copies it (AnswerFields).
+  const actFields = new AnswerFields({
     "Content-Type": "application/json",
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
     "Access-Control-Allow-Origin": "*",
   });
-  const emptyHeaders: Readonly<Record<string, string>> = Object.freeze({
+  const emptyFields = new AnswerFields({
     "Cache-Control": "no-store",
     "Access-Control-Allow-Origin": "*",
   });
-  // Off a Node message, the same fields as one `Headers` where `Response` copies it (AnswerFields).
-  const actFields = new AnswerFields(actHeaders);
-  const emptyFields = new AnswerFields(emptyHeaders);
+  const emptyHeaders = emptyFields.record;
   // A body left unread (refused before reading, sent with a method answered 405, or given up
   // on) closes the connection, or on a Node message lingers or drains (`closesUnread`). That an
   // unread body was refused early tells the actor nothing its own upload does not (the answer
@@ -290,21 +289,17 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
 
   async function verify(c: Context<E>, started: number, message: NodeMessage | undefined): Promise<Response> {
     const request = c.req.raw;
-    const received = await receiveAct(
-      request,
-      limits,
-      message,
-      message === undefined ? undefined : continuePending(c.env),
-    );
+    const onNode = message !== undefined;
+    const received = await receiveAct(request, limits, message, onNode ? continuePending(c.env) : undefined);
     if (!received.ok) {
       log(c, started, development ? problemStatus(received.code).status : 204, received.code, null);
-      return reject(request, received.code, received.reason, closesUnread(request, message), message !== undefined);
+      return reject(request, received.code, received.reason, closesUnread(request, message), onNode);
     }
     const bytes = received.value.byteLength;
     const outcome = verifyBytes(received.value, form, limits);
     if (!outcome.ok) {
       log(c, started, development ? problemStatus(outcome.code).status : 204, outcome.code, bytes);
-      return reject(request, outcome.code, outcome.reason, false, message !== undefined);
+      return reject(request, outcome.code, outcome.reason, false, onNode);
     }
     let body: string;
     try {
@@ -314,7 +309,7 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
       return fault("the act handler", error);
     }
     log(c, started, 200, null, bytes);
-    return new Response(body, { status: 200, headers: actFields.init(message !== undefined) });
+    return new Response(body, { status: 200, headers: actFields.init(onNode) });
   }
 
   const app = new Hono<E>();
