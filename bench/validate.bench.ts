@@ -97,18 +97,27 @@ function coldStart(url: string, body: string): number {
   return Number(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }).trim());
 }
 
-/** The validators of the fresh/seasoned comparison, built in a child (issue 16). */
-async function oursAndSchemasafe(): Promise<{ ours: Validate; safe: Validate }> {
+/**
+ * The validators of the fresh/seasoned comparison, built in a child (issue 16): ours,
+ * schemasafe, and `twin`, the same generated code as ours imported from a second file, so that
+ * it is a module of its own with feedback of its own, which is never seasoned.
+ */
+async function oursAndSchemasafe(): Promise<{ ours: Validate; safe: Validate; twin: Validate }> {
   const form = JSON.parse(readFileSync(local("page.form.json"), "utf8")) as Record<string, unknown>;
-  const urls = writeModules({ "page.ours.mjs": compileForm(form, { source: "bench/page.form.json" }) });
-  const ours = ((await import(urls["page.ours.mjs"] as string)) as { validate: Validate }).validate;
-  return { ours, safe: schemasafe(form as never) as Validate };
+  const code = compileForm(form, { source: "bench/page.form.json" });
+  const urls = writeModules({ "page.ours.mjs": code, "page.twin.mjs": code });
+  const load = async (name: string) => ((await import(urls[name] as string)) as { validate: Validate }).validate;
+  return {
+    ours: await load("page.ours.mjs"),
+    safe: schemasafe(form as never) as Validate,
+    twin: await load("page.twin.mjs"),
+  };
 }
 
-/** Per body, ours' and schemasafe's validations/s per round, as one child measured them. */
+/** Per body, ours', schemasafe's and the twin's validations/s per round, as one child measured them. */
 interface ChildResult {
   seasoning: number;
-  bodies: Record<string, { ours: number[]; safe: number[] }>;
+  bodies: Record<string, { ours: number[]; safe: number[]; twin: number[] }>;
 }
 
 /**
@@ -117,7 +126,7 @@ interface ChildResult {
  * on the valid and fails-late bodies.
  */
 async function child(column: string): Promise<ChildResult> {
-  const { ours, safe } = await oursAndSchemasafe();
+  const { ours, safe, twin } = await oursAndSchemasafe();
   let seasoning = 0;
   if (column === "seasoned") {
     const values = valueSeasoning(Number(process.env.BENCH_SEED));
@@ -131,10 +140,14 @@ async function child(column: string): Promise<ChildResult> {
   for (const kind of ["valid", "fails-late"]) {
     for (const size of ["1k", "16k", "256k"]) {
       const body = JSON.parse(readFileSync(local(`corpus/${kind}-${size}.json`), "utf8")) as unknown;
-      if (ours(body) !== (kind === "valid") || safe(body) !== (kind === "valid"))
+      if (ours(body) !== (kind === "valid") || safe(body) !== (kind === "valid") || twin(body) !== (kind === "valid"))
         throw new Error(`a validator is wrong on ${kind}-${size}`);
-      const [o, s] = measure([() => ours(body), () => safe(body)]) as [number[], number[]];
-      bodies[`${kind}-${size}`] = { ours: o, safe: s };
+      const [o, s, t] = measure([() => ours(body), () => safe(body), () => twin(body)]) as [
+        number[],
+        number[],
+        number[],
+      ];
+      bodies[`${kind}-${size}`] = { ours: o, safe: s, twin: t };
     }
   }
   return { seasoning, bodies };
@@ -147,23 +160,39 @@ async function seasonedBench(): Promise<void> {
   const results = await runColumns<ChildResult>(fileURLToPath(import.meta.url), ["fresh", "seasoned"], processes, {
     BENCH_SEED: String(seed),
   });
-  const pooled = (column: string, body: string) =>
+  /** The median over every round of every process of a column of ours' rate ÷ another's. */
+  const pooled = (column: string, body: string, other: "safe" | "twin") =>
     median(
-      results[column]!.flatMap((result) => result.bodies[body]!.ours.map((x, r) => x / result.bodies[body]!.safe[r]!)),
+      results[column]!.flatMap((result) => {
+        const rates = result.bodies[body]!;
+        return rates.ours.map((x, r) => x / rates[other][r]!);
+      }),
     );
   const rate = (column: string, body: string) =>
     median(results[column]!.flatMap((result) => result.bodies[body]!.ours));
   console.log(
-    `\nours ÷ schemasafe, fresh and seasoned (${results.seasoned![0]!.seasoning} values: the JSON-Schema-Test-Suite's invalid instances and mutated page values, seed ${seed}, 3 times through both), ${processes} processes per column\n`,
+    `\nours ÷ schemasafe, fresh and seasoned (${results.seasoned![0]!.seasoning} values: the JSON-Schema-Test-Suite's invalid instances and mutated page values, seed ${seed}, 3 times through both), ${processes} processes per column; the twin is ours imported a second time and never seasoned, timed in the same process, so ours ÷ twin is what seasoning costs ours without the machine's drift between processes (≈ 1 in fresh processes)\n`,
   );
-  const head = ["body", "fresh ours ÷ schemasafe", "seasoned ours ÷ schemasafe (goal ≥ 1.5)", "ours seasoned ÷ fresh"];
+  const head = [
+    "body",
+    "fresh ours ÷ schemasafe",
+    "seasoned ours ÷ schemasafe (goal ≥ 1.5)",
+    "ours seasoned ÷ fresh",
+    "fresh ours ÷ twin",
+    "seasoned ours ÷ twin",
+  ];
   console.log(`| ${head.join(" | ")} |`);
   console.log(`|${head.map((_, k) => (k === 0 ? " --- " : " ---: ")).join("|")}|`);
   for (const body of Object.keys(results.fresh![0]!.bodies)) {
-    const seasoned = pooled("seasoned", body);
-    console.log(
-      `| ${body} | ${pooled("fresh", body).toFixed(2)}× | ${seasoned.toFixed(2)}× ${seasoned >= 1.5 ? "met" : "NOT met"} | ${(rate("seasoned", body) / rate("fresh", body)).toFixed(2)}× |`,
-    );
+    const seasoned = pooled("seasoned", body, "safe");
+    const cells = [
+      `${pooled("fresh", body, "safe").toFixed(2)}×`,
+      `${seasoned.toFixed(2)}× ${seasoned >= 1.5 ? "met" : "NOT met"}`,
+      `${(rate("seasoned", body) / rate("fresh", body)).toFixed(2)}×`,
+      `${pooled("fresh", body, "twin").toFixed(2)}×`,
+      `${pooled("seasoned", body, "twin").toFixed(2)}×`,
+    ];
+    console.log(`| ${body} | ${cells.join(" | ")} |`);
   }
 }
 
