@@ -34,6 +34,7 @@ export {
   type Door,
   emitLog,
   encodeConsequence,
+  type FormValidate,
   formatActLog,
   forwardedClient,
   type HeaderList,

@@ -9,6 +9,21 @@
  */
 
 /**
+ * A form's validator: true when `value` is valid against the form. Never throws; never mutates
+ * `value`. The generated one carries `parsed`, its module's `validateParsed`: the same check
+ * for a value parsed from JSON text (by `parseJson` or `JSON.parse`, whose objects all have
+ * `Object.prototype` as prototype), with the same result and `lastFailure`, without an
+ * own-property call per member while `Object.prototype` has none of the form's member names
+ * (issue 16). The doors call `parsed` when the very function they were given carries it, so a
+ * `validate` replaced or wrapped (`{...form, validate}`) is what runs.
+ *
+ * @typeParam Act - the TypeScript type of a valid act body.
+ */
+export type FormValidate<Act = unknown> = ((value: unknown) => value is Act) & {
+  readonly parsed?: (value: unknown) => value is Act;
+};
+
+/**
  * A form compiled at build time by `gpt-address/compile`.
  *
  * @typeParam Act - the TypeScript type of a valid act body, generated from the form.
@@ -41,9 +56,9 @@ export interface CompiledForm<Act = unknown> {
   readonly appPage?: string;
   /**
    * The generated validator for `s`: true when `value` is valid against the form.
-   * Never throws; never mutates `value`.
+   * Never throws; never mutates `value`. Its `parsed`: {@link FormValidate}.
    */
-  readonly validate: (value: unknown) => value is Act;
+  readonly validate: FormValidate<Act>;
   /**
    * After `validate` returned false: the JSON Pointer, into the form `s`, of the keyword that
    * failed (a `keywordLocation`, such as `/properties/title/maxLength`). For logs only; never

@@ -25,7 +25,7 @@ export {
   type HeaderList,
   prepareArrival,
 } from "./arrival.ts";
-export type { CompiledForm } from "./form.ts";
+export type { CompiledForm, FormValidate } from "./form.ts";
 export { satisfiesIfMatch } from "./precondition.ts";
 export {
   forwardedClient,

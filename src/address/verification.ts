@@ -295,13 +295,18 @@ export function parseAct(
  * Stage 3, the generated validator (V3, V4): whether `value` is valid against the very form
  * the arrival publishes.
  *
- * @param value - a parsed value.
+ * @param value - a value parsed from JSON text (by `parseJson` or `JSON.parse`, or a part of
+ *   one): its objects' prototype is `Object.prototype`, so `form.validate.parsed` is exact for
+ *   it and is used when the validator carries it.
  * @param form - the compiled form.
  * @returns the value typed as the act, or a {@link Refusal} coded `schema` whose `pointer` and
  *   `reason` are the failing keyword's location in `s`.
  */
 export function validateAct<Act>(value: unknown, form: CompiledForm<Act>): Verification<Act> {
-  if (form.validate(value)) return { ok: true, value };
+  // `parsed` only when the very validator carries it (FormValidate); else called as a method.
+  const parsed = form.validate.parsed;
+  const valid = parsed === undefined ? form.validate(value) : parsed(value);
+  if (valid) return { ok: true, value: value as Act };
   const pointer = form.lastFailure();
   return { ok: false, code: "schema", reason: pointer, pointer };
 }

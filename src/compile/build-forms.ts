@@ -226,7 +226,7 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
     `export declare const form: CompiledForm<${ACT_TYPE_NAME}>;`,
     "",
   ].join("\n");
-  const validatorDeclarations = `${header}export declare function validate(value: unknown): boolean;\nexport declare function lastFailure(): string;\n`;
+  const validatorDeclarations = `${header}export declare const validate: ((value: unknown) => boolean) & { readonly parsed: (value: unknown) => boolean };\nexport declare function validateParsed(value: unknown): boolean;\nexport declare function lastFailure(): string;\n`;
   const built: BuiltForm = {
     name,
     file,

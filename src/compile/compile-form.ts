@@ -16,9 +16,11 @@ export interface CompileFormOptions {
 
 /**
  * Compiles a form into the source text of an ES module (plain JavaScript, importing nothing)
- * that exports `validate(value): boolean` and `lastFailure(): string`, the JSON Pointer into
- * the schema of the keyword that made the last failing `validate` call fail (meaningful only
- * right after `validate` returned false).
+ * that exports `validate(value): boolean`, `validateParsed(value): boolean` (the same for a value
+ * parsed from JSON text, whose objects all have `Object.prototype`: faster, exact only for such
+ * values; see `ModuleCompiler`) and `lastFailure(): string`, the JSON Pointer into the schema of
+ * the keyword that made the last failing call fail (meaningful only right after a call returned
+ * false).
  *
  * The vocabulary is closed: a keyword the compiler does not implement, a malformed keyword
  * value, another `$schema` dialect, an unsupported `format`, or a `$ref` that leaves the
@@ -45,7 +47,7 @@ export function compileForm(schema: unknown, options: CompileFormOptions = {}): 
     ...header,
     `let failure = "";`,
     `function fail(at) {\n  failure = at;\n  return false;\n}`,
-    `/** JSON Pointer into the schema of the keyword that failed the last failing validate call. */`,
+    `/** JSON Pointer into the schema of the keyword that failed the last failing validate or validateParsed call. */`,
     `export function lastFailure() {\n  return failure;\n}`,
     functions,
     "",

@@ -50,6 +50,13 @@ export interface Compiler {
   constant(value: unknown, as?: "Set"): Code;
   /** The name of a runtime helper, emitted into the module on first use. */
   helper(name: HelperName): Code;
+  /**
+   * A boolean expression: is the member `name` of the object `data`, already read as not
+   * `undefined`, its own? `hasOwn` in `validate`; in `validateParsed`, while `Object.prototype`
+   * has no property of that name (nor of any other member name the module reads), the read
+   * itself has said so and the expression is `true` without a call.
+   */
+  own(data: Code, name: string): Code;
   /** The name of a format check, emitted into the module on first use. */
   format(name: string): Code;
 }

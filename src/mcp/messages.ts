@@ -35,25 +35,29 @@ export type {
   ToolsListParams,
 };
 
-/** A generated validator: true when `value` has the shape; never throws, never mutates. */
+/**
+ * A generated validator: true when `value` has the shape; never throws, never mutates. Each is
+ * its module's `validateParsed`: the door checks only values `parseJson` made (a message and its
+ * members), for which it is exact, and faster than `validate` (src/compile/README.md).
+ */
 export type Guard<T> = (value: unknown) => value is T;
 
 /** A JSON-RPC message: request, notification, or response (`message.schema.json`). */
-export const isMessage = message.validate as Guard<Message>;
+export const isMessage = message.validateParsed as Guard<Message>;
 /** `params` of `initialize` (`initialize-params.schema.json`). */
-export const isInitializeParams = initializeParams.validate as Guard<InitializeParams>;
+export const isInitializeParams = initializeParams.validateParsed as Guard<InitializeParams>;
 /** `params` of a request with nothing but `_meta` (`request-params.schema.json`). */
-export const isRequestParams = requestParams.validate as Guard<RequestParams>;
+export const isRequestParams = requestParams.validateParsed as Guard<RequestParams>;
 /** `params` of `tools/list` (`tools-list-params.schema.json`). */
-export const isToolsListParams = toolsListParams.validate as Guard<ToolsListParams>;
+export const isToolsListParams = toolsListParams.validateParsed as Guard<ToolsListParams>;
 /** `params` of `tools/call` (`tools-call-params.schema.json`). */
-export const isToolsCallParams = toolsCallParams.validate as Guard<ToolsCallParams>;
+export const isToolsCallParams = toolsCallParams.validateParsed as Guard<ToolsCallParams>;
 /** `params` of `resources/list` (`resources-list-params.schema.json`). */
-export const isResourcesListParams = resourcesListParams.validate as Guard<ResourcesListParams>;
+export const isResourcesListParams = resourcesListParams.validateParsed as Guard<ResourcesListParams>;
 /** `params` of `resources/read` (`resources-read-params.schema.json`). */
-export const isResourcesReadParams = resourcesReadParams.validate as Guard<ResourcesReadParams>;
+export const isResourcesReadParams = resourcesReadParams.validateParsed as Guard<ResourcesReadParams>;
 /** The 2026-07-28 per-request `_meta` envelope (`request-envelope.schema.json`). */
-export const isRequestEnvelope = requestEnvelope.validate as Guard<RequestEnvelope>;
+export const isRequestEnvelope = requestEnvelope.validateParsed as Guard<RequestEnvelope>;
 
 /** A JSON-RPC request: a message with a `method` and an `id`. */
 export type Request = Extract<Message, { method: string }> & { id: string | number };

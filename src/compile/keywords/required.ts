@@ -22,9 +22,7 @@ export const required: Keyword = {
       // Read the member once: `properties` checks this local instead of reading it again.
       const local = body.local("d");
       body.line(js`const ${local} = ${member(data, name)};`);
-      body.line(
-        js`if (${local} === undefined || !${compiler.helper("hasOwn")}(${data}, ${name})) ${compiler.fail(at)}`,
-      );
+      body.line(js`if (${local} === undefined || !${compiler.own(data, name)}) ${compiler.fail(at)}`);
       members.set(name, local);
     }
   },

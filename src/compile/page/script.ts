@@ -43,16 +43,18 @@ export interface PageScript {
 }
 
 /**
- * A generated validator module as an expression: its two exports become the members of an
- * object, its declarations stay private to a function scope.
+ * A generated validator module as an expression: `validate` and `lastFailure` become the
+ * members of an object, its declarations stay private to a function scope.
  *
  * @throws {TypeError} when the module is not the compiler's shape (exports other than
- *   `validate` and `lastFailure`).
+ *   `validate`, `validateParsed` and `lastFailure`).
  */
 export function moduleExpression(source: string): string {
-  const body = source.replace(/^export function (validate|lastFailure)\(/gm, "function $1(");
+  // `validateParsed` stays in the module unexported: the page checks values it built itself with
+  // the exact `validate`.
+  const body = source.replace(/^export function (validate|validateParsed|lastFailure)\(/gm, "function $1(");
   if (/^\s*export\b/m.test(body) || /^\s*import\b/m.test(body))
-    throw new TypeError("page script: a generated validator may only export validate and lastFailure");
+    throw new TypeError("page script: a generated validator may only export validate, validateParsed and lastFailure");
   return `(() => {\n${body}\nreturn { validate, lastFailure };\n})()`;
 }
 

@@ -62,10 +62,10 @@ for (const [file, fileGroups] of byFile) {
           const differs = differingTests.has(key);
           if (differs) usedDifferences.add(key);
           const expected = differs ? !test.valid : test.valid;
-          expect(
-            module.validate(test.data),
-            `${test.description}${differs ? ` (ledger: ${differingTests.get(key)})` : ""}`,
-          ).toBe(expected);
+          const what = `${test.description}${differs ? ` (ledger: ${differingTests.get(key)})` : ""}`;
+          expect(module.validate(test.data), what).toBe(expected);
+          // The suite's data come from JSON files: values validateParsed is exact for.
+          expect(module.validateParsed(test.data), `validateParsed: ${what}`).toBe(expected);
         }
       });
     }

@@ -11,16 +11,17 @@ import { pathToFileURL } from "node:url";
 
 /** The exports of one generated module. */
 export interface GeneratedModule {
-  validate(value: unknown): boolean;
+  validate: ((value: unknown) => boolean) & { readonly parsed?: (value: unknown) => boolean };
+  validateParsed(value: unknown): boolean;
   lastFailure(): string;
 }
 
 /** Imports the generated modules `sources` (texts from compileForm), in order. */
 export async function loadModules(sources: ReadonlyArray<string>): Promise<GeneratedModule[]> {
   const wrapped = sources.map((source) => {
-    // Only the generated `export function validate` / `export function lastFailure` lines start with "export ".
+    // Only the generated `export function validate` / `validateParsed` / `lastFailure` lines start with "export ".
     const body = source.replace(/^export /gm, "");
-    return `(() => {\n${body}\nreturn { validate, lastFailure };\n})()`;
+    return `(() => {\n${body}\nreturn { validate, validateParsed, lastFailure };\n})()`;
   });
   const directory = mkdtempSync(join(tmpdir(), "gpt-address-compile-"));
   const file = join(directory, "batch.mjs");
