@@ -91,6 +91,13 @@ let text: string | undefined;
 let skew = 0;
 
 /**
+ * Where {@link text} stops being exact: the offset of the first byte that does not begin a
+ * well-formed UTF-8 sequence, or past the end. A run of string bytes that reaches it is decoded
+ * on its own (and rejected), never sliced from the text.
+ */
+let textExact = 0;
+
+/**
  * The longest string of the current call in UTF-16 code units: its `maxStringLength`, or the
  * text's length when that is smaller (no string of a text is longer than the text), so that it
  * is always a small integer.
@@ -98,17 +105,20 @@ let skew = 0;
 let stringLimit = 0;
 
 /**
- * Starts a text: decodes `b` whole when it is at most {@link TEXT_MAX} bytes of well-formed
- * UTF-8, so that its strings can be sliced from one copy.
+ * Starts a text: decodes `b` whole when it is at most {@link TEXT_MAX} bytes, so that its
+ * strings can be sliced from one copy. Where the copy holds a U+FFFD, the bytes are checked: up
+ * to the first that is not UTF-8 ({@link textExact}) the copy is exact, and the string holding
+ * that byte, if the grammar gets that far, is rejected as `invalid-utf8`.
  */
 function beginText(b: Uint8Array): void {
   text = undefined;
   skew = 0;
+  textExact = b.length;
   if (b.length <= TEXT_MAX) {
-    try {
-      text = decoder.decode(b);
-    } catch {
-      // Not UTF-8: decoding string by string finds where, and what the grammar says before it.
+    text = decoder.decode(b);
+    if (text.indexOf("\uFFFD") !== -1) {
+      const at = invalidUtf8At(b, 0, b.length);
+      if (at !== -1) textExact = at;
     }
   }
 }
@@ -160,12 +170,11 @@ function cachedName(b: Uint8Array, start: number, n: number, h: number): string 
  * control byte; `ascii` when every byte is below 0x80.
  */
 function decodeRun(b: Uint8Array, start: number, stop: number, ascii: boolean): string {
-  if (ascii && stop - start <= 8) return asciiString(b, start, stop - start);
-  try {
-    return decoder.decode(b.subarray(start, stop));
-  } catch {
-    return fail("invalid-utf8", invalidUtf8At(b, start, stop));
-  }
+  if (ascii) return stop - start <= 8 ? asciiString(b, start, stop - start) : decoder.decode(b.subarray(start, stop));
+  const s = decoder.decode(b.subarray(start, stop));
+  if (s.indexOf("\uFFFD") === -1) return s;
+  const at = invalidUtf8At(b, start, stop);
+  return at === -1 ? s : fail("invalid-utf8", at);
 }
 
 /**
@@ -297,7 +306,7 @@ function hexFailure(b: Uint8Array, len: number, i: number): JsonSyntaxErrorCode 
 /**
  * Reads the rest of a string that holds an escape, a non-ASCII byte or an error; `i` is the
  * first byte at or after `start` that is not plain ASCII. Runs between escapes are decoded
- * whole (UTF-8 checked by the fatal decoder) and the escapes appended one by one.
+ * whole (UTF-8 checked as in `decodeRun`) and the escapes appended one by one.
  */
 function readStringRest(b: Uint8Array, len: number, start: number, i: number): string {
   let s = "";
@@ -321,7 +330,7 @@ function readStringRest(b: Uint8Array, len: number, start: number, i: number): s
     if (i > run) {
       // The run decodes to its bytes less `extra` code units: checked before decoding it.
       if (s.length + (i - run - extra) > stringLimit) fail("string-too-long", start - 1);
-      if (text !== undefined) s += text.slice(run - skew, i - skew - extra);
+      if (text !== undefined && i <= textExact) s += text.slice(run - skew, i - skew - extra);
       else s += decodeRun(b, run, i, ascii);
     }
     skew += extra;

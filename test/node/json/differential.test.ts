@@ -69,6 +69,61 @@ describe("differential against JSON.parse (V2)", () => {
     );
   });
 
+  test("string bytes are accepted exactly when TextDecoder(fatal) accepts them, as its characters; else invalid-utf8 (RFC 3629)", () => {
+    const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    // Bytes of a string's content: any but `"`, `\\` and controls, most of them ≥ 0x80, U+FFFD's
+    // own bytes (EF BF BD) often, so that the decoder's U+FFFD and a real one meet.
+    const byteArb = fc.oneof(
+      fc.integer({ min: 0x80, max: 0xff }),
+      fc.constantFrom(0xef, 0xbf, 0xbd, 0xc3, 0xa9, 0xf0, 0x9f, 0xed, 0xa0),
+      fc.constantFrom(0x61, 0x20, 0x7e),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(byteArb, { minLength: 1, maxLength: 24 }),
+        fc.boolean(),
+        fc.constantFrom("value", "name", "after U+FFFD", "after an escape"),
+        (content, large, where) => {
+          const inner = Uint8Array.from(content);
+          const head = {
+            value: "[",
+            name: "{",
+            "after U+FFFD": '["\uFFFD",',
+            "after an escape": '["\\n\uFFFD",',
+          }[where];
+          const tail = where === "name" ? ":0}" : "]";
+          const before = encoder.encode(`${head}"`);
+          const after = encoder.encode(`"${tail}`);
+          // Past 64 KiB (whitespace after the value) the text is decoded string by string.
+          const length = before.length + inner.length + after.length;
+          const bytes = new Uint8Array(large ? length + (1 << 16) : length).fill(0x20);
+          bytes.set(before);
+          bytes.set(inner, before.length);
+          bytes.set(after, before.length + inner.length);
+          let expected: string | undefined;
+          try {
+            expected = fatal.decode(inner);
+          } catch {
+            expected = undefined;
+          }
+          let value: unknown;
+          try {
+            value = parseJson(bytes);
+          } catch (error) {
+            expect(error).toBeInstanceOf(JsonSyntaxError);
+            expect((error as JsonSyntaxError).code).toBe("invalid-utf8");
+            expect(expected).toBeUndefined();
+            return;
+          }
+          expect(expected).toBeDefined();
+          const strings = where === "name" ? Object.keys(value as object) : (value as string[]);
+          expect(strings.at(-1)).toBe(expected);
+        },
+      ),
+      { numRuns: 4000 },
+    );
+  });
+
   test("the policy codes are exactly the reasons JSON.parse does not check", () => {
     expect([...policyCodes].sort()).toEqual([
       "byte-order-mark",

@@ -258,6 +258,20 @@ const pairs: Pair[] = [
     control: { hex: "7b 22 c3bf 22 3a 31 7d" },
   },
   {
+    title: "a raw U+FFFD before invalid UTF-8 (the decoder's U+FFFD does not decide)",
+    code: "invalid-utf8",
+    rejected: { hex: "5b 22 efbfbd 61 22 2c 22 62 ff 22 5d" },
+    control: { hex: "5b 22 efbfbd 61 22 2c 22 62 c3bf 22 5d" },
+    offset: 10,
+  },
+  {
+    title: "invalid UTF-8 before a raw U+FFFD in one string",
+    code: "invalid-utf8",
+    rejected: { hex: "22 e282 efbfbd 22" },
+    control: { hex: "22 e282ac efbfbd 22" },
+    offset: 1,
+  },
+  {
     title: "a number overflowing to Infinity",
     code: "number-out-of-range",
     rejected: "1e400",
@@ -624,6 +638,9 @@ describe("strings", () => {
     `"${"y".repeat(70_000)}"`,
     `"${"é".repeat(40_000)}"`,
     `["${"z".repeat(30)}", "${"ü".repeat(30)}", "a\\nb", "\u007f"]`,
+    // A raw U+FFFD (EF BF BD) is a character like any other: kept, in names too, beside escapes.
+    '{"\ufffd": "\ufffd é \\n \ufffd", "a\ufffd": ["\ufffd\ufffd", "x\\u00e9\ufffd"]}',
+    `"${"\ufffd".repeat(30_000)}"`,
   ];
   for (const text of texts) {
     test(`${text.slice(0, 40)}… is JSON.parse's string`, () => {
