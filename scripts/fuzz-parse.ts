@@ -3,7 +3,7 @@
  * 10⁶ generated inputs (issue 3), the same properties as `test/node/json/differential.test.ts`:
  *
  * - spelled: random values with random whitespace, escapes and number spellings (1 in 33
- *   padded past 64 KiB, so both string decoders run) parse to `JSON.parse`'s value;
+ *   padded past TEXT_MAX (1 MiB), so both string decoders run) parse to `JSON.parse`'s value;
  * - mutated: random byte edits of such texts are accepted with `JSON.parse`'s value or
  *   rejected for a reason `JSON.parse` does not check, never anything else.
  *

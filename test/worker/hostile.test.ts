@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { form as feedbackForm } from "../../examples/pages/generated/feedback.js";
 import { form } from "../../examples/pages/generated/page.js";
 import type { CompiledForm } from "../../src/address/form.ts";
+import { TEXT_MAX } from "../../src/json/parse.ts";
 import { encode, expectAccepted, expectRejected, fields, harness } from "./harness.ts";
 
 /** A valid page whose one paragraph holds the spans `spans` (JSON text). */
@@ -186,9 +187,9 @@ describe("V2 the strict parser at the address", () => {
     await expectRejected(h, await h.post(page(undefined, '"T","t\\u0069tle":"U"')), "json-syntax:duplicate-name");
   });
 
-  it("V2 duplicate members are found past 64 KiB too, where strings are decoded one by one", async () => {
-    const h = harness();
-    const pad = " ".repeat(70_000);
+  it("V2 duplicate members are found past TEXT_MAX too, where strings are decoded one by one", async () => {
+    const h = harness({ maxBytes: 3 * TEXT_MAX });
+    const pad = " ".repeat(TEXT_MAX + 1);
     await expectAccepted(h, await h.post(pad + page('{"text":"é"}') + pad));
     await expectRejected(h, await h.post(pad + page('{"text":"é","t\\u0065xt":"y"}')), "json-syntax:duplicate-name");
   });
@@ -217,9 +218,9 @@ describe("V2 the strict parser at the address", () => {
     ["a truncated sequence (E2 82)", [0xe2, 0x82]],
     ["a lone continuation byte (80)", [0x80]],
   ] as [string, number[]][]) {
-    it(`V2 ${what} in a string is rejected below and above 64 KiB; the valid sequence passes (control)`, async () => {
-      const h = harness();
-      const pad = " ".repeat(70_000);
+    it(`V2 ${what} in a string is rejected below and above TEXT_MAX; the valid sequence passes (control)`, async () => {
+      const h = harness({ maxBytes: 2 * TEXT_MAX });
+      const pad = " ".repeat(TEXT_MAX + 1);
       await expectRejected(
         h,
         await h.post(bytes('{"title":"T', sequence, `","blocks":[{"type":"paragraph","spans":[{"text":"x"}]}]}`)),
@@ -317,13 +318,24 @@ describe("V2 the strict parser at the address", () => {
     await expectRejected(h, await h.post("null"), "schema");
   });
 
-  it("C1 what the act receives is what JSON.parse gives, across multi-byte text below and above 64 KiB", async () => {
+  it("C1 what the act receives is what JSON.parse gives, across multi-byte text below and above TEXT_MAX", async () => {
     const text = (n: number) => 'aé€😀\\u00e9\\n\\"\\ud83d\\ude00ß'.repeat(n);
-    for (const n of [1, 10, 100]) {
-      const spans = Array.from({ length: 30 }, (_, i) => `{"text":"${i}${text(n)}"}`).join(",");
-      const body = page(spans, `"${text(1)}"`);
-      expect(encode(body).byteLength > 65_536).toBe(n === 100);
-      const h = harness();
+    // Blocks of spans, each span's text under the form's maxLength (1,999); the last case
+    // is past TEXT_MAX bytes, where strings are decoded one by one.
+    const pageOf = (blocks: number, spans: number, n: number) =>
+      `{"title":"${text(1)}","blocks":[${Array.from(
+        { length: blocks },
+        (_, b) =>
+          `{"type":"paragraph","spans":[${Array.from({ length: spans }, (_, i) => `{"text":"${b}.${i}${text(n)}"}`).join(",")}]}`,
+      ).join(",")}]}`;
+    for (const [blocks, spans, n] of [
+      [1, 30, 1],
+      [1, 30, 10],
+      [4, 50, 200],
+    ] as const) {
+      const body = pageOf(blocks, spans, n);
+      expect(encode(body).byteLength > TEXT_MAX).toBe(blocks === 4);
+      const h = harness({ maxBytes: 2 * TEXT_MAX });
       await expectAccepted(h, await h.post(body));
       expect(h.acts[0]!.value).toEqual(JSON.parse(body));
     }

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { JsonSyntaxError } from "../../../src/json/json-syntax-error.ts";
-import { parseJson } from "../../../src/json/parse.ts";
+import { parseJson, TEXT_MAX } from "../../../src/json/parse.ts";
 import { mutate, mutationArb, nameArb, policyCodes, random, spell, spellString, treeArb } from "./json-arbitraries.ts";
 import { checkMutated, checkSpelled, equalsOracle } from "./json-properties.ts";
 
@@ -94,9 +94,9 @@ describe("differential against JSON.parse (V2)", () => {
           const tail = where === "name" ? ":0}" : "]";
           const before = encoder.encode(`${head}"`);
           const after = encoder.encode(`"${tail}`);
-          // Past 64 KiB (whitespace after the value) the text is decoded string by string.
+          // Past TEXT_MAX (whitespace after the value) the text is decoded string by string.
           const length = before.length + inner.length + after.length;
-          const bytes = new Uint8Array(large ? length + (1 << 16) : length).fill(0x20);
+          const bytes = new Uint8Array(large ? length + TEXT_MAX : length).fill(0x20);
           bytes.set(before);
           bytes.set(inner, before.length);
           bytes.set(after, before.length + inner.length);

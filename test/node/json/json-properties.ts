@@ -5,7 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { JsonSyntaxError } from "../../../src/json/json-syntax-error.ts";
-import { parseJson } from "../../../src/json/parse.ts";
+import { parseJson, TEXT_MAX } from "../../../src/json/parse.ts";
 import { policyCodes, type Spelled, sameJson } from "./json-arbitraries.ts";
 
 const encoder = new TextEncoder();
@@ -13,7 +13,7 @@ const encoder = new TextEncoder();
 const lenient = new TextDecoder("utf-8");
 
 /** Whitespace that moves a text past the size below which parseJson decodes a text whole. */
-const PAD = " ".repeat(70_000);
+const PAD = " ".repeat(TEXT_MAX + 1);
 
 type Outcome = { readonly value: unknown } | { readonly error: JsonSyntaxError };
 

@@ -1,14 +1,14 @@
 /**
  * parseJson's policy (DESIGN.md §6, issue 2 item 3, issue 3): every rejection is paired with
  * an accepted control that differs from it in that one respect, and asserts the code (V2).
- * Each case runs twice: as written, and padded with whitespace past 64 KiB, where the parser
+ * Each case runs twice: as written, and padded with whitespace past TEXT_MAX (1 MiB), where the parser
  * decodes string by string instead of decoding the text whole.
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { JsonSyntaxError, type JsonSyntaxErrorCode } from "../../../src/json/json-syntax-error.ts";
-import { DEFAULT_MAX_DEPTH, PARSE_PADDING, parseJson } from "../../../src/json/parse.ts";
+import { DEFAULT_MAX_DEPTH, PARSE_PADDING, parseJson, TEXT_MAX } from "../../../src/json/parse.ts";
 import { sameJson, specialNames } from "./json-arbitraries.ts";
 
 /** A text given as a string (UTF-8 encoded) or as raw bytes (hex pairs after `0x`). */
@@ -19,7 +19,7 @@ function bytesOf(text: Text): Uint8Array {
   return Uint8Array.from(text.hex.match(/[0-9a-f]{2}/gi)!.map((h) => parseInt(h, 16)));
 }
 
-const PAD = new TextEncoder().encode(" ".repeat(70_000));
+const PAD = new TextEncoder().encode(" ".repeat(TEXT_MAX + 1));
 
 /** The bytes, optionally padded after the value with whitespace past the whole-text size. */
 function variant(bytes: Uint8Array, padded: boolean): Uint8Array {
@@ -351,7 +351,7 @@ const pairs: Pair[] = [
 
 describe("each rejection with its accepted control (V2)", () => {
   for (const padded of [false, true]) {
-    describe(padded ? "padded past 64 KiB (string-by-string decoding)" : "as written (whole-text decoding)", () => {
+    describe(padded ? "padded past TEXT_MAX (string-by-string decoding)" : "as written (whole-text decoding)", () => {
       for (const { title, code, rejected, control, offset } of pairs) {
         test(`${title}: ${code}`, () => {
           const error = rejection(variant(bytesOf(rejected), padded));
@@ -635,7 +635,7 @@ describe("strings", () => {
     '"\\u0000"',
     '"😀 \\uD83D\\uDE00 \\ud83d\\ude00"',
     `"mixed é \\u00e9 and long ascii run ${"x".repeat(100)}"`,
-    `"${"y".repeat(70_000)}"`,
+    `"${"y".repeat(TEXT_MAX + 1)}"`,
     `"${"é".repeat(40_000)}"`,
     `["${"z".repeat(30)}", "${"ü".repeat(30)}", "a\\nb", "\u007f"]`,
     // A raw U+FFFD (EF BF BD) is a character like any other: kept, in names too, beside escapes.
