@@ -9,7 +9,7 @@
  */
 import type { JsonSyntaxError, JsonSyntaxErrorCode } from "./json-syntax-error.ts";
 import { fail, failAt } from "./reject.ts";
-import { decoder, invalidUtf8At } from "./utf8.ts";
+import { decoder, invalidUtf8At, LOOSE_MAX, strictDecoder } from "./utf8.ts";
 
 const fromCharCode = String.fromCharCode as (...codes: ArrayLike<number> & unknown[]) => string;
 
@@ -76,11 +76,13 @@ let nameInherited = false;
 
 /**
  * The largest text decoded whole into {@link text}, in bytes: 1 MiB, an address's default body
- * limit. Above it strings are decoded one by one, so that no text needs one string of its size
- * (V8's hold at most 2²⁹ − 24 code units). It was 64 KiB until issue 16, when one large string
- * cost more than decoding string by string; in Node 24 decoding whole parsed the 256 KiB page
- * body 1.15× as fast, 1 MiB of short strings 1.15× and 512 KiB of mixed objects 1.4×, and one 1
- * MiB string at parity.
+ * limit. Above it strings are decoded one by one, as a text far beyond any body limit needs no
+ * string of its size (V8's hold at most 2²⁹ − 24 code units). It was 64 KiB until issue 16, when
+ * one large string cost more than decoding string by string; in Node 24 decoding whole parsed
+ * the 256 KiB page body 1.15× as fast, 1 MiB of short strings 1.15× and 512 KiB of mixed objects
+ * 1.4×, and one 1 MiB string at parity. The text is decoded before it is parsed, so a 1 MiB text
+ * rejected at its first byte costs the decoding (about 1 ms in Node 24), still well below what
+ * accepting as large a text costs.
  */
 export const TEXT_MAX = 1 << 20;
 
@@ -109,20 +111,29 @@ let textExact = 0;
 let stringLimit = 0;
 
 /**
- * Starts a text: decodes `b` whole when it is at most {@link TEXT_MAX} bytes, so that its
- * strings can be sliced from one copy. Where the copy holds a U+FFFD, the bytes are checked: up
- * to the first that is not UTF-8 ({@link textExact}) the copy is exact, and the string holding
- * that byte, if the grammar gets that far, is rejected as `invalid-utf8`.
+ * Starts a text, the first `len` bytes of `b`: decodes it whole when it is at most
+ * {@link TEXT_MAX} bytes, so that its strings can be sliced from one copy. Up to
+ * {@link LOOSE_MAX} bytes by the decoder that never throws: where the copy holds a U+FFFD, the
+ * bytes are checked, the copy is exact up to the first that is not UTF-8 ({@link textExact}),
+ * and the string holding that byte, if the grammar gets that far, is rejected (as
+ * `invalid-utf8`, or for a reason found earlier in it). A longer text that is not UTF-8 is
+ * decoded string by string instead, which finds where.
  */
-function beginText(b: Uint8Array): void {
+function beginText(b: Uint8Array, len: number): void {
   text = undefined;
   skew = 0;
-  textExact = b.length;
-  if (b.length <= TEXT_MAX) {
-    text = decoder.decode(b);
+  textExact = len;
+  if (len <= LOOSE_MAX) {
+    text = decoder.decode(b.subarray(0, len));
     if (text.indexOf("\uFFFD") !== -1) {
-      const at = invalidUtf8At(b, 0, b.length);
+      const at = invalidUtf8At(b, 0, len);
       if (at !== -1) textExact = at;
+    }
+  } else if (len <= TEXT_MAX) {
+    try {
+      text = strictDecoder.decode(b.subarray(0, len));
+    } catch {
+      // Not UTF-8: decoding string by string finds where, and what the grammar says before it.
     }
   }
 }
@@ -171,10 +182,18 @@ function cachedName(b: Uint8Array, start: number, n: number, h: number): string 
 
 /**
  * The string of the bytes `b[start..stop)`, a run inside a string holding no `"`, `\\` or
- * control byte; `ascii` when every byte is below 0x80.
+ * control byte; `ascii` when every byte is below 0x80. Bytes that are not UTF-8 are rejected as
+ * `invalid-utf8` at the first that is not, found without a throw up to {@link LOOSE_MAX} bytes.
  */
 function decodeRun(b: Uint8Array, start: number, stop: number, ascii: boolean): string {
   if (ascii) return stop - start <= 8 ? asciiString(b, start, stop - start) : decoder.decode(b.subarray(start, stop));
+  if (stop - start > LOOSE_MAX) {
+    try {
+      return strictDecoder.decode(b.subarray(start, stop));
+    } catch {
+      return fail("invalid-utf8", invalidUtf8At(b, start, stop));
+    }
+  }
   const s = decoder.decode(b.subarray(start, stop));
   if (s.indexOf("\uFFFD") === -1) return s;
   const at = invalidUtf8At(b, start, stop);
@@ -309,8 +328,9 @@ function hexFailure(b: Uint8Array, len: number, i: number): JsonSyntaxErrorCode 
 
 /**
  * Reads the rest of a string that holds an escape, a non-ASCII byte or an error; `i` is the
- * first byte at or after `start` that is not plain ASCII. Runs between escapes are decoded
- * whole (UTF-8 checked as in `decodeRun`) and the escapes appended one by one.
+ * first byte at or after `start` that is not plain ASCII. Runs between escapes are sliced from
+ * the decoded text where it is exact, else decoded by `decodeRun` (which checks their UTF-8), and
+ * the escapes appended one by one.
  */
 function readStringRest(b: Uint8Array, len: number, start: number, i: number): string {
   let s = "";
@@ -578,9 +598,9 @@ export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknow
   call++;
   if (elementsDirty) elementsStack = [];
   elementsDirty = true;
-  beginText(bytes);
-  // A rejection leaves `text` set until the next call: at most TEXT_MAX bytes' worth, and no
-  // try/finally on the path every rejection takes.
+  beginText(b, len);
+  // A rejection leaves `text` set until the next call: at most TEXT_MAX bytes' worth (twice as
+  // many as UTF-16), and no try/finally on the path every rejection takes.
   const value = parseText(b, len, maxDepth);
   endText();
   elementsDirty = false;

@@ -1,20 +1,37 @@
 /**
- * UTF-8 (RFC 3629) for the parser: the one strict decoder, and where a sequence goes wrong.
+ * UTF-8 (RFC 3629) for the parser: its two decoders, which one decodes a run of bytes, and where
+ * a sequence goes wrong.
  *
  * @module
  */
 
 /**
- * The one decoder of string bytes, not `fatal`: where bytes are not well-formed UTF-8 (RFC
- * 3629: overlong forms, encoded surrogates, code points above U+10FFFF, truncated sequences) it
- * yields U+FFFD instead of throwing (WHATWG Encoding, UTF-8 decoder), so a decoded string
- * without U+FFFD came from well-formed bytes; one with it, from bytes that {@link invalidUtf8At}
- * must check (well-formed bytes give it only as EF BF BD). `ignoreBOM` keeps a U+FEFF at the start of a run
- * as the character it is. Not `fatal`, because rejecting must be cheap: on Node 24 a `fatal`
- * decoder's TypeError cost about 7 µs, more than parsing and validating a valid 1 KiB act, and
- * an invalid-UTF-8 body cost 6× a valid one to reject (issue 16).
+ * The decoder of short texts and runs (at most {@link LOOSE_MAX} bytes), not `fatal`: where
+ * bytes are not well-formed UTF-8 (RFC 3629: overlong forms, encoded surrogates, code points
+ * above U+10FFFF, truncated sequences) it yields U+FFFD instead of throwing (WHATWG Encoding,
+ * UTF-8 decoder), so a decoded string without U+FFFD came from well-formed bytes; one with it,
+ * from bytes that {@link invalidUtf8At} must check (well-formed bytes give it only as EF BF BD).
+ * `ignoreBOM` keeps a U+FEFF at the start of a run as the character it is. Not `fatal` there,
+ * because a rejection of a small act must be cheap: on Node 24 a `fatal` decoder's TypeError
+ * cost about 5–7 µs, about as much as parsing and validating a valid 1 KiB act, and about 20 µs
+ * in workerd; the bench's invalid-UTF-8 mutations of the 1 KiB page body cost about 4× a valid
+ * one to reject (issue 16).
  */
 export const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+/**
+ * The decoder of longer texts and runs, `fatal`: replacing bad bytes is slow (Node 24: about
+ * 4 ns a byte, 1.3 ms for 256 KiB of 0xFF against one 5 µs throw), so above
+ * {@link LOOSE_MAX} the throw is the cheaper rejection.
+ */
+export const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * The most bytes {@link decoder} is given, 2 KiB: replacing as many bad bytes costs about one
+ * throw of {@link strictDecoder} (about 8 µs on Node 24), so neither way of rejecting costs much
+ * more than the other.
+ */
+export const LOOSE_MAX = 2048;
 
 /**
  * The offset of the first byte in `b[start..stop)` that does not begin a well-formed UTF-8

@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { JsonSyntaxError } from "../../../src/json/json-syntax-error.ts";
 import { parseJson, TEXT_MAX } from "../../../src/json/parse.ts";
+import { LOOSE_MAX } from "../../../src/json/utf8.ts";
 import { mutate, mutationArb, nameArb, policyCodes, random, spell, spellString, treeArb } from "./json-arbitraries.ts";
 import { checkMutated, checkSpelled, equalsOracle } from "./json-properties.ts";
 
@@ -81,9 +82,9 @@ describe("differential against JSON.parse (V2)", () => {
     fc.assert(
       fc.property(
         fc.array(byteArb, { minLength: 1, maxLength: 24 }),
-        fc.boolean(),
+        fc.constantFrom(0, LOOSE_MAX, TEXT_MAX),
         fc.constantFrom("value", "name", "after U+FFFD", "after an escape"),
-        (content, large, where) => {
+        (content, pad, where) => {
           const inner = Uint8Array.from(content);
           const head = {
             value: "[",
@@ -94,9 +95,10 @@ describe("differential against JSON.parse (V2)", () => {
           const tail = where === "name" ? ":0}" : "]";
           const before = encoder.encode(`${head}"`);
           const after = encoder.encode(`"${tail}`);
-          // Past TEXT_MAX (whitespace after the value) the text is decoded string by string.
+          // Whitespace after the value takes the text past LOOSE_MAX (decoded whole by the fatal
+          // decoder) or past TEXT_MAX (decoded string by string).
           const length = before.length + inner.length + after.length;
-          const bytes = new Uint8Array(large ? length + TEXT_MAX : length).fill(0x20);
+          const bytes = new Uint8Array(length + pad).fill(0x20);
           bytes.set(before);
           bytes.set(inner, before.length);
           bytes.set(after, before.length + inner.length);

@@ -6,6 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { JsonSyntaxError } from "../../../src/json/json-syntax-error.ts";
 import { parseJson, TEXT_MAX } from "../../../src/json/parse.ts";
+import { LOOSE_MAX } from "../../../src/json/utf8.ts";
 import { policyCodes, type Spelled, sameJson } from "./json-arbitraries.ts";
 
 const encoder = new TextEncoder();
@@ -14,6 +15,8 @@ const lenient = new TextDecoder("utf-8");
 
 /** Whitespace that moves a text past the size below which parseJson decodes a text whole. */
 const PAD = " ".repeat(TEXT_MAX + 1);
+/** Whitespace that moves a text past the size parseJson decodes without a fatal decoder. */
+const LOOSE_PAD = " ".repeat(LOOSE_MAX + 1);
 
 type Outcome = { readonly value: unknown } | { readonly error: JsonSyntaxError };
 
@@ -82,11 +85,21 @@ function show(bytes: Uint8Array): string {
 }
 
 /**
- * A spelled value (padded past the whole-text size when `pad` < 3) is accepted with
+ * A spelled value (padded past the whole-text size when `pad` < 3, past the size decoded
+ * without a fatal decoder when it is 3) is accepted with
  * `JSON.parse`'s value, or, when its spelling calls for a policy rejection, rejected with it.
  */
 export function checkSpelled({ text, expect }: Spelled, pad: number): void {
-  const padded = pad === 0 ? PAD + text : pad === 1 ? text + PAD : pad === 2 ? PAD + text + PAD : text;
+  const padded =
+    pad === 0
+      ? PAD + text
+      : pad === 1
+        ? text + PAD
+        : pad === 2
+          ? PAD + text + PAD
+          : pad === 3
+            ? text + LOOSE_PAD
+            : text;
   const bytes = encoder.encode(padded);
   const result = ours(bytes);
   if (expect.size === 0) {

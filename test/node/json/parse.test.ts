@@ -1,7 +1,8 @@
 /**
  * parseJson's policy (DESIGN.md §6, issue 2 item 3, issue 3): every rejection is paired with
  * an accepted control that differs from it in that one respect, and asserts the code (V2).
- * Each case runs twice: as written, and padded with whitespace past TEXT_MAX (1 MiB), where the parser
+ * Each case runs three times: as written, and padded with whitespace past LOOSE_MAX (2 KiB),
+ * where the text is decoded whole by the fatal decoder, and past TEXT_MAX (1 MiB), where the parser
  * decodes string by string instead of decoding the text whole.
  */
 import { spawnSync } from "node:child_process";
@@ -9,6 +10,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { JsonSyntaxError, type JsonSyntaxErrorCode } from "../../../src/json/json-syntax-error.ts";
 import { DEFAULT_MAX_DEPTH, PARSE_PADDING, parseJson, TEXT_MAX } from "../../../src/json/parse.ts";
+import { LOOSE_MAX } from "../../../src/json/utf8.ts";
 import { sameJson, specialNames } from "./json-arbitraries.ts";
 
 /** A text given as a string (UTF-8 encoded) or as raw bytes (hex pairs after `0x`). */
@@ -19,14 +21,25 @@ function bytesOf(text: Text): Uint8Array {
   return Uint8Array.from(text.hex.match(/[0-9a-f]{2}/gi)!.map((h) => parseInt(h, 16)));
 }
 
-const PAD = new TextEncoder().encode(" ".repeat(TEXT_MAX + 1));
+/**
+ * How a text is decoded, by its size: whole by the decoder that never throws (up to
+ * LOOSE_MAX bytes), whole by the fatal one (up to TEXT_MAX), or string by string.
+ */
+type Size = "as written" | "past LOOSE_MAX" | "past TEXT_MAX";
+const sizes: readonly Size[] = ["as written", "past LOOSE_MAX", "past TEXT_MAX"];
+const PAD: Record<Size, Uint8Array> = {
+  "as written": new Uint8Array(0),
+  "past LOOSE_MAX": new TextEncoder().encode(" ".repeat(LOOSE_MAX + 1)),
+  "past TEXT_MAX": new TextEncoder().encode(" ".repeat(TEXT_MAX + 1)),
+};
 
-/** The bytes, optionally padded after the value with whitespace past the whole-text size. */
-function variant(bytes: Uint8Array, padded: boolean): Uint8Array {
-  if (!padded) return bytes;
-  const out = new Uint8Array(bytes.length + PAD.length);
+/** The bytes, followed by whitespace that takes them past the size named (if any). */
+function variant(bytes: Uint8Array, size: Size): Uint8Array {
+  const pad = PAD[size];
+  if (pad.length === 0) return bytes;
+  const out = new Uint8Array(bytes.length + pad.length);
   out.set(bytes);
-  out.set(PAD, bytes.length);
+  out.set(pad, bytes.length);
   return out;
 }
 
@@ -272,6 +285,13 @@ const pairs: Pair[] = [
     offset: 1,
   },
   {
+    title: "invalid UTF-8 late in a run of more than LOOSE_MAX bytes",
+    code: "invalid-utf8",
+    rejected: { hex: `22 ${"c3a9".repeat(LOOSE_MAX)} ff 22` },
+    control: { hex: `22 ${"c3a9".repeat(LOOSE_MAX)} c3bf 22` },
+    offset: 1 + 2 * LOOSE_MAX,
+  },
+  {
     title: "a number overflowing to Infinity",
     code: "number-out-of-range",
     rejected: "1e400",
@@ -350,14 +370,14 @@ const pairs: Pair[] = [
 ];
 
 describe("each rejection with its accepted control (V2)", () => {
-  for (const padded of [false, true]) {
-    describe(padded ? "padded past TEXT_MAX (string-by-string decoding)" : "as written (whole-text decoding)", () => {
+  for (const size of sizes) {
+    describe(size, () => {
       for (const { title, code, rejected, control, offset } of pairs) {
         test(`${title}: ${code}`, () => {
-          const error = rejection(variant(bytesOf(rejected), padded));
+          const error = rejection(variant(bytesOf(rejected), size));
           expect(error.code).toBe(code);
           if (offset !== undefined) expect(error.offset).toBe(offset);
-          const accepted = variant(bytesOf(control), padded);
+          const accepted = variant(bytesOf(control), size);
           expect(sameJson(parseJson(accepted), oracle(accepted))).toBe(true);
         });
       }
@@ -644,17 +664,17 @@ describe("strings", () => {
   ];
   for (const text of texts) {
     test(`${text.slice(0, 40)}… is JSON.parse's string`, () => {
-      for (const padded of [false, true]) {
-        const bytes = variant(bytesOf(text), padded);
+      for (const size of sizes) {
+        const bytes = variant(bytesOf(text), size);
         expect(sameJson(parseJson(bytes), oracle(bytes))).toBe(true);
       }
     });
   }
 
   test("a raw U+FEFF inside a string is kept, not taken for a byte order mark", () => {
-    for (const padded of [false, true]) {
-      expect(parseJson(variant(bytesOf({ hex: "22 efbbbf 61 22" }), padded))).toBe("\ufeffa");
-      expect(parseJson(variant(bytesOf({ hex: "22 5c6e efbbbf 22" }), padded))).toBe("\n\ufeff");
+    for (const size of sizes) {
+      expect(parseJson(variant(bytesOf({ hex: "22 efbbbf 61 22" }), size))).toBe("\ufeffa");
+      expect(parseJson(variant(bytesOf({ hex: "22 5c6e efbbbf 22" }), size))).toBe("\n\ufeff");
     }
   });
 
@@ -666,6 +686,14 @@ describe("strings", () => {
       expect(Object.keys(o)).toEqual([names[k % 3000]]);
     });
   });
+});
+
+test("the bytes decoded are the bytes parsed, whatever array holds them (an Int8Array, a plain array from JavaScript)", () => {
+  const asBytes = (x: unknown) => x as Uint8Array;
+  expect(rejection(asBytes(Int8Array.of(0x22, -1, 0x22))).code).toBe("invalid-utf8");
+  expect(rejection(asBytes(Int8Array.of(0x5b, 0x22, -19, -96, -128, 0x22, 0x5d))).code).toBe("invalid-utf8");
+  expect(parseJson(asBytes(Int8Array.of(0x22, -61, -87, 0x22)))).toBe("é");
+  expect(parseJson(asBytes([0x22, 0x61, 0x22]))).toBe("a");
 });
 
 describe("state kept between calls (the element stack, the name cache)", () => {

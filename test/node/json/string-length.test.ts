@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { JsonSyntaxError } from "../../../src/json/json-syntax-error.ts";
 import { PARSE_PADDING, parseJson, TEXT_MAX } from "../../../src/json/parse.ts";
+import { LOOSE_MAX } from "../../../src/json/utf8.ts";
 import { sameJson, spell, type Tree, treeArb } from "./json-arbitraries.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -56,9 +57,10 @@ const spellings: readonly [string, string, number][] = [
 
 describe("maxStringLength", () => {
   for (const [name, spelled, units] of spellings) {
-    for (const size of ["short", "long"] as const) {
-      // "long" texts are past the size decoded whole (TEXT_MAX), so strings are decoded one by one.
-      const pad = size === "long" ? " ".repeat(TEXT_MAX + 1) : "";
+    for (const size of ["short", "medium", "long"] as const) {
+      // "medium" texts are past LOOSE_MAX (decoded whole by the fatal decoder); "long" texts past
+      // the size decoded whole (TEXT_MAX), so strings are decoded one by one.
+      const pad = size === "long" ? " ".repeat(TEXT_MAX + 1) : size === "medium" ? " ".repeat(LOOSE_MAX + 1) : "";
       test(`${name} (${size} text): ${units} units pass at ${units}, are refused at ${units - 1}`, () => {
         for (const text of [`[${spelled}]${pad}`, `{${spelled}: 0}${pad}`]) {
           expect(sameJson(parseJson(encode(text), { maxStringLength: units }), JSON.parse(text))).toBe(true);
