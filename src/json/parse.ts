@@ -9,7 +9,7 @@
  */
 import type { JsonSyntaxError, JsonSyntaxErrorCode } from "./json-syntax-error.ts";
 import { fail, failAt } from "./reject.ts";
-import { decoder, invalidUtf8At, LOOSE_MAX, strictDecoder } from "./utf8.ts";
+import { badByteIn, decoder, invalidUtf8At, LOOSE_MAX, strictDecoder } from "./utf8.ts";
 
 const fromCharCode = String.fromCharCode as (...codes: ArrayLike<number> & unknown[]) => string;
 
@@ -125,10 +125,8 @@ function beginText(b: Uint8Array, len: number): void {
   textExact = len;
   if (len <= LOOSE_MAX) {
     text = decoder.decode(b.subarray(0, len));
-    if (text.indexOf("\uFFFD") !== -1) {
-      const at = invalidUtf8At(b, 0, len);
-      if (at !== -1) textExact = at;
-    }
+    const at = badByteIn(text, b, 0, len);
+    if (at !== -1) textExact = at;
   } else if (len <= TEXT_MAX) {
     try {
       text = strictDecoder.decode(b.subarray(0, len));
@@ -195,8 +193,7 @@ function decodeRun(b: Uint8Array, start: number, stop: number, ascii: boolean): 
     }
   }
   const s = decoder.decode(b.subarray(start, stop));
-  if (s.indexOf("\uFFFD") === -1) return s;
-  const at = invalidUtf8At(b, start, stop);
+  const at = badByteIn(s, b, start, stop);
   return at === -1 ? s : fail("invalid-utf8", at);
 }
 

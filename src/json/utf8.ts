@@ -34,6 +34,14 @@ export const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: 
 export const LOOSE_MAX = 2048;
 
 /**
+ * The first byte of `b[start..stop)` that is not UTF-8, or -1, given `decoded`, what
+ * {@link decoder} made of those bytes: they are checked only when it holds a U+FFFD.
+ */
+export function badByteIn(decoded: string, b: Uint8Array, start: number, stop: number): number {
+  return decoded.indexOf("\uFFFD") === -1 ? -1 : invalidUtf8At(b, start, stop);
+}
+
+/**
  * The offset of the first byte in `b[start..stop)` that does not begin a well-formed UTF-8
  * sequence (RFC 3629 §4), or -1 if there is none.
  */
