@@ -276,31 +276,39 @@ async function readFramed(request: Request, declared: number, deadlineMs: number
   } catch (cause) {
     throw readFailed(request, cause);
   }
-  let timer: ReturnType<typeof setTimeout> | undefined;
   let buffer: ArrayBuffer;
   try {
-    buffer =
-      deadlineMs > MAX_TIMER_MS
-        ? await read
-        : await Promise.race([
-            read,
-            new Promise<never>((_, reject) => {
-              timer = setTimeout(() => reject(lateBody(deadlineMs)), deadlineMs);
-            }),
-          ]);
+    buffer = deadlineMs > MAX_TIMER_MS ? await read : await beforeDeadline(read, deadlineMs);
   } catch (cause) {
-    if (cause instanceof BodyReadError) {
-      read.catch(() => {
-        // Late: the body is rejected already.
-      });
-      throw cause;
-    }
+    if (cause instanceof BodyReadError) throw cause;
     throw readFailed(request, cause);
-  } finally {
-    clearTimeout(timer);
   }
   if (buffer.byteLength !== declared) throw mismatch(declared, buffer.byteLength);
   return new Uint8Array(buffer);
+}
+
+/**
+ * `read`, or {@link lateBody} when it has not settled `deadlineMs` after the call: one timer,
+ * cleared when `read` settles; a rejection of `read` after the deadline is dropped. A promise of
+ * our own settled from `read`'s callbacks, not `Promise.race` with a second promise for the
+ * timer: inside workerd, over sockets (1 KiB acts, 11 paired rounds), the race cost a median
+ * 8.5 µs of server CPU per act over an `arrayBuffer()` without a deadline, this 3.6 µs, a bare
+ * timer 4.2 µs (issue 16).
+ */
+function beforeDeadline(read: Promise<ArrayBuffer>, deadlineMs: number): Promise<ArrayBuffer> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(lateBody(deadlineMs)), deadlineMs);
+    read.then(
+      (buffer) => {
+        clearTimeout(timer);
+        resolve(buffer);
+      },
+      (cause: unknown) => {
+        clearTimeout(timer);
+        reject(cause);
+      },
+    );
+  });
 }
 
 /**
