@@ -9,15 +9,15 @@
  * Vercel exposes the project's variables (not `VERCEL`: this is not Vercel).
  *
  * The VM is served by a `node:http` server of our own (edge-runtime's `createHandler`, as its
- * `runServer` does) so that it gets the example's server timeouts (`serverTimeouts` in
- * `examples/pages/node-server.ts`): `runServer` takes none, and Node's defaults let a client
+ * `runServer` does) so that it gets the example's server timeouts (`serverTimeouts` of
+ * gpt-address/node): `runServer` takes none, and Node's defaults let a client
  * sending one header byte a second stay connected for 30 s and more.
  */
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { createHandler, EdgeRuntime } from "edge-runtime";
 import { build } from "esbuild";
-import { serverTimeouts } from "../examples/pages/node-server.ts";
+import { serverTimeouts } from "../src/node/index.ts";
 
 const root = join(import.meta.dirname, "..");
 const bundle = await build({

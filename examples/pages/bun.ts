@@ -2,7 +2,7 @@
  * Bun entry: serves the example addresses on 127.0.0.1:`PORT` (default 8790), storing pages in
  * SQLite (`bun:sqlite`) at `PAGES_DB` (default `pages.sqlite`; one that cannot be opened or
  * written ends the start with one line naming it and exit status 1), with Bun's `node:http` rather
- * than `Bun.serve`, for its timeouts (`./node-server.ts`); `SERVER=native` serves with
+ * than `Bun.serve`, for its timeouts (`serve` of gpt-address/node); `SERVER=native` serves with
  * `Bun.serve` instead (faster, but it bounds no slow header fields: for use behind a proxy
  * that does).
  * Run with `npm run serve:bun`. Rate limits per client (`RATE_LIMIT`, `RATE_LIMIT_STORE`,
@@ -14,8 +14,8 @@
 import { Database } from "bun:sqlite";
 import { getConnInfo as nodeConnInfo } from "@hono/node-server/conninfo";
 import { getConnInfo as bunConnInfo } from "hono/bun";
+import { serve } from "../../src/node/index.ts";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
-import { serveWithTimeouts } from "./node-server.ts";
 import { exampleRateLimit } from "./rate-limiters.ts";
 import { startOrExit } from "./startup.ts";
 import { openPageDatabase, SqlitePageStore } from "./stores/sqlite.ts";
@@ -40,4 +40,4 @@ const app = createExampleApp(() => store, {
 });
 const port = Number(env.PORT ?? 8790);
 if (native) Bun.serve({ hostname: "127.0.0.1", port, fetch: app.fetch });
-else serveWithTimeouts(app.fetch, port);
+else serve(app, { port: port });

@@ -2,7 +2,7 @@
  * Deno and Deno Deploy entry: serves the example addresses, storing pages in Deno KV
  * (`Deno.openKv`, which needs `--unstable-kv` locally). Locally it listens on
  * 127.0.0.1:`PORT` (default 8789) with Deno's `node:http` rather than `Deno.serve`, for its
- * timeouts (`./node-server.ts`), and keeps KV at `DENO_KV_PATH` (default: Deno's own location
+ * timeouts (`serve` of gpt-address/node), and keeps KV at `DENO_KV_PATH` (default: Deno's own location
  * for this script; one that cannot be opened or written ends the start with one line naming it
  * and exit status 1). On Deno Deploy (`DENO_DEPLOYMENT_ID` set) it is `Deno.serve`, behind the
  * platform's own front; the platform picks the port and the KV. `SERVER=native` serves with
@@ -17,8 +17,8 @@
 import { getConnInfo as nodeConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import { getConnInfo as denoConnInfo } from "hono/deno";
+import { serve } from "../../src/node/index.ts";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
-import { serveWithTimeouts } from "./node-server.ts";
 import { exampleRateLimit } from "./rate-limiters.ts";
 import { startOrExit } from "./startup.ts";
 import { DenoKvPageStore, openPageKv } from "./stores/deno-kv.ts";
@@ -43,4 +43,4 @@ const app = createExampleApp(() => store, {
 });
 if (deployed) Deno.serve(app.fetch);
 else if (native) Deno.serve({ hostname: "127.0.0.1", port }, app.fetch);
-else serveWithTimeouts(app.fetch, port);
+else serve(app, { port: port });

@@ -7,14 +7,14 @@
  * `/metrics` (`METRICS=on`): docs/operations.md.
  *
  * The server's own timeouts close slow clients that the address never sees
- * (`serverTimeouts` in `./node-server.ts`).
+ * (`serverTimeouts` of gpt-address/node).
  *
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
 import { getConnInfo } from "@hono/node-server/conninfo";
+import { serve } from "../../src/node/index.ts";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
-import { serveWithTimeouts } from "./node-server.ts";
 import { exampleRateLimit } from "./rate-limiters.ts";
 import { startOrExit } from "./startup.ts";
 import { openPageDatabase, SqlitePageStore } from "./stores/sqlite.ts";
@@ -36,4 +36,4 @@ const app = createExampleApp(() => store, {
   metrics: env.METRICS === "on",
   mcp: { allowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS) },
 });
-serveWithTimeouts(app.fetch, Number(env.PORT ?? 8788));
+serve(app, { port: Number(env.PORT ?? 8788) });

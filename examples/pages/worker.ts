@@ -8,10 +8,9 @@
  *
  * @module
  */
-import { runtimeFetch } from "../../src/body/runtime-framed.ts";
+import { worker } from "../../src/workers/index.ts";
 import { createExampleApp, mcpAllowedHosts } from "./app.ts";
 import { workersRateLimit } from "./limits.ts";
-import { receivedRequest } from "./received-request.ts";
 import { WorkersKvPageStore } from "./stores/workers-kv.ts";
 
 // What hono/cloudflare-workers' getConnInfo reads, without the rest of that module in the bundle.
@@ -32,12 +31,8 @@ type ExampleEnv = Env & {
   readonly MCP_ALLOWED_HOSTS?: string;
 };
 
-export default {
-  // runtimeFetch: each request as workerd delivered it, so that an address reads a body with a
-  // Content-Length in one native call (src/body/runtime-framed.ts). Under `npm start` the
-  // drained request is one made by code again, and is read as any other.
-  fetch: runtimeFetch(async (request: Request, env: ExampleEnv, ctx: ExecutionContext) => {
-    const received = env.DRAIN_REQUEST_BODIES === "true" ? await receivedRequest(request) : request;
-    return exampleApp(env).fetch(received, env, ctx);
-  }),
-} satisfies ExportedHandler<ExampleEnv>;
+// worker(): each request marked as framed by workerd (one native read of a body with a
+// Content-Length), and under `npm start` (DRAIN_REQUEST_BODIES) each body received whole first.
+export default worker({
+  fetch: (request: Request, env: ExampleEnv, ctx: ExecutionContext) => exampleApp(env).fetch(request, env, ctx),
+}) satisfies ExportedHandler<ExampleEnv>;

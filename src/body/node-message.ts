@@ -201,7 +201,7 @@ export interface PendingContinue {
  * `100 Continue` yet (RFC 9110 §10.1.1), for {@link readBody} to send it once it is about to
  * read: `env.outgoing` as @hono/node-server binds it, when Node left the interim answer to the
  * application, which it does when the server has a `checkContinue` listener (the example's
- * `serveWithTimeouts`); without one Node sent it before any handler ran. A body refused by its
+ * `serve` of gpt-address/node); without one Node sent it before any handler ran. A body refused by its
  * declared size, a rate limit or a pin is then never invited, and Node closes the connection
  * after such an answer, since the client may or may not send the body.
  *

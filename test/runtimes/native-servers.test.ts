@@ -1,6 +1,6 @@
 /**
  * `SERVER=native` on Bun and local Deno: the entries serve with `Bun.serve` / `Deno.serve`
- * instead of the `node:http` server with timeouts (examples/pages/node-server.ts), for use
+ * instead of the `node:http` server with timeouts (`serve` of gpt-address/node, src/node/index.ts), for use
  * behind a proxy that bounds slow clients (docs/operations.md, "Slow and broken clients"). The
  * address answers as usual, and the rate limits still key on the connection's address, read
  * through that server's own Hono adapter (`hono/bun`, `hono/deno`).

@@ -5,8 +5,8 @@
  * running server. What each runtime does, and why: docs/operations.md, "Slow and broken clients".
  */
 import { describe, expect, it } from "vitest";
-import { serverTimeouts } from "../../examples/pages/node-server.ts";
 import { DEFAULT_BODY_DEADLINE_MS } from "../../src/body/read-body.ts";
+import { serverTimeouts } from "../../src/node/index.ts";
 import { validPage } from "./bodies.ts";
 import type { RuntimeName } from "./harness.ts";
 import { chunk, type Exchange, exchange, LAST_CHUNK, postHead, trickle } from "./raw-http.ts";
@@ -20,7 +20,7 @@ const page = new TextEncoder().encode(validPage);
 const half = validPage.length >> 1;
 
 /**
- * The runtimes served with the example's server timeouts (examples/pages/node-server.ts), which
+ * The runtimes served with the example's server timeouts (src/node/index.ts), which
  * bound slow header fields. workerd sets none of its own here: it closes a connection whose
  * head has not arrived after 15 s, a bound of its own that nothing configures.
  */

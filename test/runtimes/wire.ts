@@ -354,7 +354,7 @@ export function wireSuite(name: RuntimeName): void {
           3_000,
         );
         expect(statuses(oversize.received).at(-1)).toBe(204);
-        // The Node entry leaves the interim answer to the address (examples/pages/node-server.ts).
+        // The Node entry leaves the interim answer to the address (`serve` of gpt-address/node, src/node/index.ts).
         if (name === "node") expect(statuses(oversize.received)).toEqual([204]);
         const page = new TextEncoder().encode(bodies.validPage);
         const valid = await exchange(

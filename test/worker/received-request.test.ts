@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { receivedRequest } from "../../examples/pages/received-request.ts";
 import worker from "../../examples/pages/worker.ts";
+import { receivedRequest } from "../../src/workers/received-request.ts";
 
 /** The worker awaits everything it does; nothing is left for waitUntil. */
 function createExecutionContext(): ExecutionContext {

@@ -6,9 +6,11 @@
  * `Content-Encoding`, a method it does not allow) at once and cancels the body (V1; RFC 9110
  * §8.6 lets a server answer before the content ends). A client such as curl then stops
  * uploading and closes the connection, and `wrangler dev`'s proxy in front of workerd treats
- * that one aborted upload as fatal and exits (cloudflare/workers-sdk#15203, #15317). Deployed
- * Workers have no such proxy, so the example worker does this only when its
- * `DRAIN_REQUEST_BODIES` variable is `"true"`, which `npm start` passes to `wrangler dev`.
+ * that one aborted upload as fatal and answers 500 (cloudflare/workers-sdk#15203, #15317). Deployed
+ * Workers have no such proxy, so {@link worker} does this only when the worker's
+ * `DRAIN_REQUEST_BODIES` variable is `"true"`: set by `.dev.vars` in a project made by
+ * `gpt-address init` (read by `wrangler dev` only, never deployed) and by this repository's
+ * `npm start`.
  *
  * The drain keeps the address's body deadline: a body still arriving after
  * {@link DEFAULT_BODY_DEADLINE_MS} is cancelled and passed on as a failed body. What it cannot
@@ -19,7 +21,7 @@
  * @module
  */
 
-import { DEFAULT_BODY_DEADLINE_MS } from "../../src/body/read-body.ts";
+import { DEFAULT_BODY_DEADLINE_MS } from "../body/read-body.ts";
 
 /** The most bytes kept of one body; the rest of a larger one is read and thrown away: 64 MiB. */
 export const DRAIN_LIMIT_BYTES = 64 * 1_048_576;
