@@ -8,7 +8,7 @@
  * bin, dist/ emptied first). All four
  * outputs are generated, never committed (.gitignore).
  *
- * `--forms-only` stops before `wrangler types` and dist/; `--lib-only` (the `prepare` script, run by
+ * `--forms-only` stops before `wrangler types` and dist/; `--lib-only` (the `prepack` script, run by
  * `npm pack`, `npm publish` and an install from a git URL) builds only the MCP message
  * validators and dist/.
  */
@@ -16,7 +16,8 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { reservedPathReason } from "../examples/pages/paths.ts";
-import { buildForms, FormFileError } from "../src/compile/build-forms.ts";
+import { buildProject } from "../src/cli/build.ts";
+import { FormFileError } from "../src/compile/build-forms.ts";
 import { buildMcpMessages } from "./build-mcp.ts";
 import { wranglerSync } from "./wrangler.ts";
 
@@ -30,30 +31,11 @@ if (!process.argv.includes("--lib-only")) {
       process.exit(1);
     }
   }
-  try {
-    const built = await buildForms({
-      root,
-      outDir: "examples/pages/generated",
-      typesFrom: "../../../src/index.ts",
-      // The form linter (gpt-address lint): warnings print, an error fails the build.
-      onLint(file, findings) {
-        for (const finding of findings)
-          console.error(`${file}#${finding.pointer}: ${finding.severity}: ${finding.message} (${finding.rule})`);
-      },
-    });
-    for (const form of built) {
-      console.log(
-        `built ${form.file} → ${form.module} (${form.arrivalBytes} bytes on GET, maxDepth ${form.maxDepth ?? "unbounded"}, maxStringLength ${form.maxStringLength ?? "unbounded"})`,
-      );
-      if (form.typeFallback !== null) console.warn(`  its Act type is unknown: ${form.typeFallback}`);
-    }
-  } catch (error) {
-    if (error instanceof FormFileError) {
-      console.error(`build failed: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const { code } = await buildProject(
+    { root, outDir: "examples/pages/generated", typesFrom: "../../../src/index.ts" },
+    { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) },
+  );
+  if (code !== 0) process.exit(code);
 }
 try {
   for (const message of await buildMcpMessages(root)) console.log(`built ${message.file} → ${message.module}`);

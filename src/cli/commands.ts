@@ -12,6 +12,8 @@
 import type { CommandDef } from "citty";
 
 export const commands: Readonly<Record<string, () => Promise<CommandDef>>> = {
+  init: () => import("./init.ts").then((module) => module.default as CommandDef),
+  build: () => import("./build.ts").then((module) => module.default as CommandDef),
   lint: () => import("./lint.ts").then((module) => module.default as CommandDef),
   unroll: () => import("./unroll.ts").then((module) => module.default as CommandDef),
   new: () => import("./new.ts").then((module) => module.default as CommandDef),

@@ -18,6 +18,7 @@ import type { Finding } from "../lint/finding.ts";
 import { ACT_TYPE_NAME, generateActType } from "./act-type.ts";
 import { admittedDepth, admittedStringLength, compileForm } from "./compile-form.ts";
 import { FormError } from "./form-error.ts";
+import { FORM_NAME } from "./form-name.ts";
 import { checkMetaSchema } from "./meta-schema.ts";
 import { buildArrivalPage } from "./page.ts";
 
@@ -77,8 +78,6 @@ export interface BuiltForm {
    */
   readonly typeFallback: string | null;
 }
-
-const NAME = /^[a-z][a-z0-9-]{0,62}$/;
 
 /**
  * Builds every form in `formsDir` into `outDir` (`<name>.js`, `<name>.d.ts`,
@@ -145,11 +144,11 @@ async function lintBuilt(path: string, file: string, onLint: NonNullable<BuildFo
 async function buildForm(path: string, root: string, outDir: string, typesFrom: string) {
   const file = relative(root, path);
   const name = basename(path, ".json");
-  if (!NAME.test(name)) {
+  if (!FORM_NAME.test(name)) {
     throw new FormFileError(
       file,
       "",
-      `a form's file name must match ${NAME.source} (it becomes a path and a module name)`,
+      `a form's file name must match ${FORM_NAME.source} (it becomes a path and a module name)`,
     );
   }
   if (name === "forms") {
