@@ -103,7 +103,8 @@ function patterns(nodes: ReadonlyArray<SchemaNode>, bad: (source: string) => boo
 export function requirementIssues(requirement: Requirement, nodes: ReadonlyArray<SchemaNode>, document: FormDocument) {
   const outcome = requirement.outcome ?? "R";
   const text = requirement.note ?? requirementText[requirement.check];
+  const hint = requirement.hint === undefined ? {} : { hint: requirement.hint };
   return requirementChecks[requirement.check](nodes, document).map(
-    (pointer): ActorIssue => ({ outcome, pointer, reason: text, source: requirement.source }),
+    (pointer): ActorIssue => ({ outcome, pointer, reason: text, source: requirement.source, ...hint }),
   );
 }
