@@ -67,7 +67,8 @@ const requirementChecks: Readonly<
       .map(({ pointer }) => pointer),
 };
 
-const requirementText: Readonly<Record<RequirementName, string>> = {
+/** What each requirement asks, in words (a requirement's own `note` says it for its actor instead). */
+export const requirementText: Readonly<Record<RequirementName, string>> = {
   "closed-objects": "every object must set additionalProperties: false",
   "all-required": "every property must be required (optional ones as a union with null)",
   "root-object": "the root must be a plain object schema (type object, no union)",
