@@ -9,6 +9,8 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { profiles, resolveProfile } from "../src/lint/actors/index.ts";
+import type { ActorProfile, KeywordCell } from "../src/lint/actors/profile.ts";
+import { requirementText } from "../src/lint/actors/requirements.ts";
 import { actorRows, renderActorMarkdown } from "../src/lint/actors/table.ts";
 import type { RuleExample } from "../src/lint/rule.ts";
 import { rules } from "../src/lint/rules/index.ts";
@@ -85,6 +87,74 @@ export async function exampleActorTable(): Promise<string> {
   return renderActorMarkdown(forms);
 }
 
+/** The recommended form (`src/cli/templates/form.json`) and what each actor profile makes of it. */
+export async function templateSection(): Promise<string> {
+  const file = "src/cli/templates/form.json";
+  const text = await readFile(join(root, file), "utf8");
+  const form = JSON.parse(text) as { s: unknown };
+  const rows = actorRows(profiles.map(resolveProfile), form.s);
+  return ["```json", text.trimEnd(), "```", "", renderActorMarkdown([{ file, rows }])].join("\n");
+}
+
+/** What a cell says the actor does, in words. */
+function cellText(cell: KeywordCell): string {
+  const what = { S: "enforces", I: "ignores", R: "rejects", X: "mishandles", L: "limited" }[cell.cell];
+  return cell.note === undefined ? what : `${what}: ${cell.note}`;
+}
+
+/** Every hint of one profile's own data (not what it extends): what the form uses, what the actor does, the hint. */
+function hintsOf(profile: ActorProfile): Array<{ subject: string; does: string; hint: string }> {
+  const found: Array<{ subject: string; does: string; hint: string }> = [];
+  for (const [keyword, cell] of Object.entries(profile.keywords ?? {}))
+    if (cell.hint !== undefined) found.push({ subject: `\`${keyword}\``, does: cellText(cell), hint: cell.hint });
+  if (profile.formats?.hint !== undefined)
+    found.push({ subject: "`format`", does: cellText(profile.formats), hint: profile.formats.hint });
+  if (profile.unlisted?.hint !== undefined)
+    found.push({ subject: "any keyword", does: cellText(profile.unlisted), hint: profile.unlisted.hint });
+  for (const requirement of profile.requires ?? [])
+    if (requirement.hint !== undefined)
+      found.push({
+        subject: `requires \`${requirement.check}\``,
+        does: requirement.note ?? requirementText[requirement.check],
+        hint: requirement.hint,
+      });
+  for (const [name, limit] of Object.entries(profile.limits ?? {}))
+    if (limit?.hint !== undefined)
+      found.push({
+        subject: `limit \`${name}\``,
+        does: `at most ${limit.max}${limit.note === undefined ? "" : `: ${limit.note}`}`,
+        hint: limit.hint,
+      });
+  return found;
+}
+
+/**
+ * The trade-offs table: every hint in the profiles, one row per actor and hint (keywords that
+ * share a hint in one profile share the row), ordered by what the form uses.
+ */
+export function tradeOffTable(): string {
+  const rows: Array<{ subjects: string[]; actor: string; does: string; hint: string; order: number }> = [];
+  profiles.forEach((profile, order) => {
+    for (const { subject, does, hint } of hintsOf(profile)) {
+      const same = rows.find((row) => row.actor === profile.name && row.hint === hint);
+      if (same === undefined) rows.push({ subjects: [subject], actor: profile.name, does, hint, order });
+      else same.subjects.push(subject);
+    }
+  });
+  const rank = (row: (typeof rows)[number]) => {
+    const first = row.subjects[0] ?? "";
+    return first.startsWith("`") ? 0 : first.startsWith("requires") ? 1 : first.startsWith("limit") ? 2 : 3;
+  };
+  rows.sort(
+    (a, b) => rank(a) - rank(b) || (a.subjects[0] ?? "").localeCompare(b.subjects[0] ?? "") || a.order - b.order,
+  );
+  const cell = (text: string) => text.replaceAll("|", "\\|");
+  const lines = ["| the form uses | actor | the actor | which way to go |", "|---|---|---|---|"];
+  for (const row of rows)
+    lines.push(`| ${cell(row.subjects.join(", "))} | ${cell(row.actor)} | ${cell(row.does)} | ${cell(row.hint)} |`);
+  return lines.join("\n");
+}
+
 /** Replaces what lies between `<!-- gpt-address:NAME -->` and `<!-- /gpt-address:NAME -->`. */
 export function replaceMarked(text: string, name: string, content: string): string {
   const open = `<!-- gpt-address:${name} -->`;
@@ -103,6 +173,8 @@ export async function renderDocs(): Promise<{ readme: string; lint: string }> {
   let lint = await readFile(join(root, "docs", "lint.md"), "utf8");
   lint = replaceMarked(lint, "rule-pages", rulePages());
   lint = replaceMarked(lint, "profiles", profileList());
+  lint = replaceMarked(lint, "template", await templateSection());
+  lint = replaceMarked(lint, "trade-offs", tradeOffTable());
   return { readme, lint };
 }
 

@@ -29,6 +29,8 @@ export interface Finding {
   readonly actor?: string;
   /** The message with its placeholders filled in. */
   readonly message: string;
+  /** For an actor finding where the form's advice and the actor disagree: which way to go (from the actor's profile). */
+  readonly hint?: string;
   readonly fix?: Fix;
 }
 

@@ -45,6 +45,7 @@ function finding(rule: Rule, report: Report): Finding {
     severity: rule.meta.severity,
     ...(report.actor === undefined ? {} : { actor: report.actor }),
     message: formatMessage(rule, report.messageId, report.data),
+    ...(report.hint === undefined ? {} : { hint: report.hint }),
     ...(report.fix === undefined ? {} : { fix: report.fix }),
   };
 }

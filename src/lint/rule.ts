@@ -53,6 +53,8 @@ export interface Report<M extends string = string> {
   readonly pointer: string;
   readonly data?: Readonly<Record<string, string | number>>;
   readonly actor?: string;
+  /** Which way to go (actor findings: the profile's hint). */
+  readonly hint?: string;
   readonly fix?: Fix;
 }
 

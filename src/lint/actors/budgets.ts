@@ -79,6 +79,7 @@ export function limitIssues(profile: ActorProfile, nodes: ReadonlyArray<SchemaNo
   const measured = counts(nodes);
   for (const [name, limit] of Object.entries(limits) as Array<[LimitName, NonNullable<(typeof limits)[LimitName]>]>) {
     const outcome = limit.outcome ?? "R";
+    const hint = limit.hint === undefined ? {} : { hint: limit.hint };
     if (name === "repetition") {
       for (const { schema, pointer } of nodes) {
         if (!isNode(schema)) continue;
@@ -91,6 +92,7 @@ export function limitIssues(profile: ActorProfile, nodes: ReadonlyArray<SchemaNo
               keyword,
               reason: `${keyword} ${value} exceeds ${limitText.repetition} of ${limit.max}${limit.note ? `: ${limit.note}` : ""}`,
               source: limit.source,
+              ...hint,
             });
         }
       }
@@ -103,6 +105,7 @@ export function limitIssues(profile: ActorProfile, nodes: ReadonlyArray<SchemaNo
         pointer: "/s",
         reason: `${count} ${limitText[name]} exceed the budget of ${limit.max}${limit.note ? `: ${limit.note}` : ""}`,
         source: limit.source,
+        ...hint,
       });
   }
   return issues;

@@ -13,6 +13,8 @@ export interface ActorIssue {
   readonly reason: string;
   /** The source key in the profile (its URL and version are in `profile.sources`). */
   readonly source: string;
+  /** The profile's hint: which way to go, and what the alternative costs. */
+  readonly hint?: string;
 }
 
 export type Node = Readonly<Record<string, unknown>>;

@@ -72,6 +72,7 @@ export function judge(profile: ActorProfile, nodes: ReadonlyArray<SchemaNode>, d
           keyword,
           reason: describe(cell, outcome, keyword),
           source: cell.source,
+          ...(cell.hint === undefined ? {} : { hint: cell.hint }),
         });
     }
   }

@@ -20,6 +20,13 @@ export interface Source {
   readonly evidence: "doc" | "src" | "err" | "2nd" | "measured";
 }
 
+/**
+ * Which way to go when the form's advice (S2, the rules of `gpt-address lint`) and an actor
+ * disagree: the alternative and what it costs. Every finding the cell, requirement or limit
+ * gives carries it.
+ */
+export type Hint = string;
+
 /** What an actor does with one keyword. */
 export interface KeywordCell {
   readonly cell: Cell;
@@ -38,6 +45,8 @@ export interface KeywordCell {
   readonly notAtRoot?: boolean;
   /** L: the outcome when the condition fails. */
   readonly otherwise?: "I" | "R" | "X";
+  /** Which way to go when the form's advice and this actor disagree (see {@link Hint}). */
+  readonly hint?: Hint;
 }
 
 /** Form-wide requirements, each a named check the linter implements. */
@@ -61,6 +70,7 @@ export interface Requirement {
   readonly outcome?: "R" | "I" | "X";
   readonly source: string;
   readonly note?: string;
+  readonly hint?: Hint;
 }
 
 /** Budgets counted over the whole form. */
@@ -82,6 +92,7 @@ export interface Limit {
   /** What happens above the budget (R by default; llama.cpp's newest code turns some into I). */
   readonly outcome?: "R" | "I" | "X";
   readonly note?: string;
+  readonly hint?: Hint;
 }
 
 /** One actor. */

@@ -67,7 +67,8 @@ const requirementChecks: Readonly<
       .map(({ pointer }) => pointer),
 };
 
-const requirementText: Readonly<Record<RequirementName, string>> = {
+/** What each requirement asks, in words (a requirement's own `note` says it for its actor instead). */
+export const requirementText: Readonly<Record<RequirementName, string>> = {
   "closed-objects": "every object must set additionalProperties: false",
   "all-required": "every property must be required (optional ones as a union with null)",
   "root-object": "the root must be a plain object schema (type object, no union)",
@@ -103,7 +104,8 @@ function patterns(nodes: ReadonlyArray<SchemaNode>, bad: (source: string) => boo
 export function requirementIssues(requirement: Requirement, nodes: ReadonlyArray<SchemaNode>, document: FormDocument) {
   const outcome = requirement.outcome ?? "R";
   const text = requirement.note ?? requirementText[requirement.check];
+  const hint = requirement.hint === undefined ? {} : { hint: requirement.hint };
   return requirementChecks[requirement.check](nodes, document).map(
-    (pointer): ActorIssue => ({ outcome, pointer, reason: text, source: requirement.source }),
+    (pointer): ActorIssue => ({ outcome, pointer, reason: text, source: requirement.source, ...hint }),
   );
 }

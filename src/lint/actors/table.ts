@@ -21,6 +21,8 @@ export interface ActorRow {
   readonly rejected: ReadonlyArray<string>;
   /** Ignored or mishandled keywords with the number of places. */
   readonly ignored: ReadonlyArray<string>;
+  /** The profile's hints for these findings (each once): which way to go, and at what cost. */
+  readonly hints: ReadonlyArray<string>;
 }
 
 /**
@@ -44,9 +46,10 @@ export function actorRows(profiles: ReadonlyArray<ActorProfile>, schema: unknown
       places.set(label, (places.get(label) ?? 0) + 1);
     }
     const ignored = [...places].map(([label, count]) => (count > 1 ? `${label} ×${count}` : label));
+    const hints = [...new Set(issues.flatMap((issue) => (issue.hint === undefined ? [] : [issue.hint])))];
     const verdict: Verdict =
       rejected.length > 0 ? "rejected" : ignored.length > 0 ? "accepted, keywords ignored" : "accepted";
-    return { actor: profile.id, name: profile.name, verdict, rejected, ignored };
+    return { actor: profile.id, name: profile.name, verdict, rejected, ignored, hints };
   });
 }
 
@@ -62,12 +65,16 @@ function summary(row: ActorRow): string {
   return row.ignored.length > 6 ? `ignores ${shown} (+${row.ignored.length - 6} more)` : `ignores ${shown}`;
 }
 
-/** The table as aligned text for a terminal. */
+/** The table as aligned text for a terminal; each hint on a line of its own below its row. */
 export function renderActorTable(rows: ReadonlyArray<ActorRow>): string {
   const width = Math.max(...rows.map((row) => row.actor.length));
   const verdictWidth = Math.max(...rows.map((row) => row.verdict.length));
+  const indent = " ".repeat(width + 4);
   return rows
-    .map((row) => `  ${row.actor.padEnd(width)}  ${row.verdict.padEnd(verdictWidth)}  ${summary(row)}`.trimEnd())
+    .flatMap((row) => [
+      `  ${row.actor.padEnd(width)}  ${row.verdict.padEnd(verdictWidth)}  ${summary(row)}`.trimEnd(),
+      ...row.hints.map((hint) => `${indent}hint: ${hint}`),
+    ])
     .join("\n");
 }
 

@@ -41,6 +41,7 @@ export const noActorIgnoredKeyword = defineRule({
           pointer: issue.pointer,
           actor: profile.id,
           data: { actor: profile.name, reason: issue.reason, source: source ? source.version : issue.source },
+          ...(issue.hint === undefined ? {} : { hint: issue.hint }),
         });
       }
     }

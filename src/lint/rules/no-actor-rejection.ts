@@ -44,6 +44,7 @@ export const noActorRejection = defineRule({
           pointer: issue.pointer,
           actor: profile.id,
           data: { actor: profile.name, reason: issue.reason, source: source ? source.version : issue.source },
+          ...(issue.hint === undefined ? {} : { hint: issue.hint }),
         });
       }
     }
