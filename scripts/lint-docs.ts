@@ -87,9 +87,9 @@ export async function exampleActorTable(): Promise<string> {
   return renderActorMarkdown(forms);
 }
 
-/** The recommended form (`src/cli/templates/form.json`) and what each actor profile makes of it. */
+/** The recommended form (`templates/address/form.json`) and what each actor profile makes of it. */
 export async function templateSection(): Promise<string> {
-  const file = "src/cli/templates/form.json";
+  const file = "templates/address/form.json";
   const text = await readFile(join(root, file), "utf8");
   const form = JSON.parse(text) as { s: unknown };
   const rows = actorRows(profiles.map(resolveProfile), form.s);

@@ -1,6 +1,6 @@
 /**
  * The package as a library user gets it (issue 10 §2): `npm pack` of the working tree (its
- * `prepare` script builds dist/), checked by publint and @arethetypeswrong/cli, installed
+ * `prepack` script builds dist/), checked by publint and @arethetypeswrong/cli, installed
  * from the tarball and from a git URL into new projects that have only it, hono and, for the
  * tarball, Node 22 from the npm package `node`; there a form is built with
  * `gpt-address/compile` and served with `gpt-address` on Node 22 with no TypeScript loader,
@@ -9,38 +9,19 @@
  *
  * npm installs from its cache when it can (`--prefer-offline`), else from the registry.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { promisify } from "node:util";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyWorkingTree, NODE_22, npm, pack, repo, run } from "./packed.ts";
 
-const run = promisify(execFile);
-const repo = fileURLToPath(new URL("../../", import.meta.url).href);
 const bin = (name: string, path: string) => join(repo, "node_modules", name, path);
 
-/** The Node 22 the consumer runs on: npm package `node`, which installs that release's binary. */
-const NODE_22 = "22.23.3";
 /** hono, as pinned in this repository's devDependencies. */
 const HONO = (JSON.parse(await readFile(join(repo, "package.json"), "utf8")) as { devDependencies: { hono: string } })
   .devDependencies.hono;
-
-/** npm's own variables of an enclosing `npm test` would steer the nested npm: dropped. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-}
-
-async function npm(cwd: string, args: string[], timeout = 240_000): Promise<string> {
-  const { stdout } = await run("npm", [...args, "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
-    cwd,
-    env: cleanEnv(),
-    timeout,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return stdout;
-}
 
 const greeting = {
   p: "Send a greeting.",
@@ -139,19 +120,9 @@ let gitConsumer: Promise<string> | undefined;
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "gpt-address-package-"));
-  // The working tree as git sees it (tracked and untracked, not ignored), committed in a
-  // repository of its own: what a clone of this commit would hold.
+  // What a clone of this commit would hold, committed in a repository of its own.
   source = join(scratch, "source");
-  const { stdout } = await run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-    cwd: repo,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  for (const file of stdout.split("\0").filter((name) => name !== "")) {
-    await cp(join(repo, file), join(source, file), { recursive: true, force: true }).catch((error: unknown) => {
-      // A file deleted in the working tree but still in the index is not there to copy.
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    });
-  }
+  await copyWorkingTree(source);
   const git = (...args: string[]) =>
     run("git", ["-c", "user.name=test", "-c", "user.email=test@localhost", ...args], { cwd: source });
   await git("init", "-q");
@@ -159,10 +130,7 @@ beforeAll(async () => {
   await git("commit", "-q", "-m", "the working tree");
   gitConsumer = consumer(join(scratch, "git-consumer"), { [`git+file://${source}`]: "", hono: HONO });
   gitConsumer.catch(() => {}); // awaited (and its error reported) by its own test
-  // `npm pack` runs `prepare`, which builds dist/ with this repository's own tools.
-  await symlink(join(repo, "node_modules"), join(source, "node_modules"), "dir");
-  await npm(source, ["pack", "--pack-destination", scratch]);
-  tarball = join(scratch, "gpt-address-0.1.0.tgz");
+  tarball = await pack(source, scratch);
 }, 120_000);
 
 afterAll(async () => {
@@ -171,7 +139,7 @@ afterAll(async () => {
 });
 
 describe("the package (issue 10 §2)", () => {
-  it("packs dist/ built by prepare, the manifest, README and LICENSE; no sources, tests or examples", async () => {
+  it("packs dist/ built by prepack, init's templates, the manifest, README and LICENSE; no sources, tests or examples", async () => {
     const { stdout } = await run("tar", ["-tzf", tarball]);
     const files = stdout.split("\n").filter((line) => line !== "");
     expect(files).toContain("package/dist/index.js");
@@ -179,8 +147,12 @@ describe("the package (issue 10 §2)", () => {
     expect(files).toContain("package/dist/compile/index.js");
     expect(files).toContain("package/dist/client/index.js");
     expect(files).toContain("package/dist/compile/meta-schema/2020-12/schema.json");
-    expect(files.filter((file) => !/^package\/(dist\/|package\.json$|README\.md$|LICENSE$)/.test(file))).toEqual([]);
-    expect(files.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))).toEqual([]);
+    expect(files).toContain("package/templates/common/src/app.ts");
+    expect(
+      files.filter((file) => !/^package\/(dist\/|templates\/|package\.json$|README\.md$|LICENSE$)/.test(file)),
+    ).toEqual([]);
+    // TypeScript sources only as templates of a user's project.
+    expect(files.filter((file) => /(?<!\.d)\.ts$/.test(file) && !file.startsWith("package/templates/"))).toEqual([]);
   });
 
   it("publint reports no problem, suggestions included (--strict)", async () => {
@@ -223,9 +195,11 @@ describe("the package (issue 10 §2)", () => {
 
     it("has only the compiler's and the command's dependencies (no devDependency of this repository)", async () => {
       const manifest = JSON.parse(await readFile(join(root, "node_modules", "gpt-address", "package.json"), "utf8"));
-      // The compiler's (meta-schema check, Act types) and the command's (citty; recheck for lint).
+      // The compiler's (meta-schema check, Act types), the command's (citty; recheck for lint)
+      // and gpt-address/node's (@hono/node-server).
       expect(Object.keys(manifest.dependencies).sort()).toEqual([
         "@cfworker/json-schema",
+        "@hono/node-server",
         "citty",
         "json-schema-to-typescript",
         "recheck",
@@ -321,7 +295,7 @@ describe("the package (issue 10 §2)", () => {
     });
   });
 
-  it("installs from a git URL: npm runs prepare in the clone, and the form builds", async () => {
+  it("installs from a git URL: npm runs prepack in the clone, and the form builds", async () => {
     const root = await (gitConsumer as Promise<string>);
     const manifest = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
     expect(manifest.dependencies["gpt-address"]).toMatch(/^git\+file:/);

@@ -1,5 +1,5 @@
 /**
- * The recommended form (`src/cli/templates/form.json`, for the README example and the `new`/`init`
+ * The recommended form (`templates/address/form.json`, for the README example and the `new`/`init`
  * scaffold) lints clean and every actor that can take such a form at all accepts it; where the
  * form's advice (S2) and an actor disagree, the finding says which way to go, from the actor's
  * profile (issue 30 item 9).
@@ -12,7 +12,7 @@ import type { LintedFile } from "../../../src/cli/lint.ts";
 import { runCli } from "../cli/run-cli.ts";
 
 const root = join(import.meta.dirname, "../../..");
-const template = "src/cli/templates/form.json";
+const template = "templates/address/form.json";
 
 async function lintActors(file: string, cwd = root): Promise<LintedFile> {
   const run = await runCli(["lint", "--actors", "--format", "json", file], cwd);
@@ -24,7 +24,7 @@ async function lintActors(file: string, cwd = root): Promise<LintedFile> {
 
 const verdictOf = (result: LintedFile, actor: string) => result.actors?.find((row) => row.actor === actor)?.verdict;
 
-describe("S2 the recommended form, src/cli/templates/form.json", () => {
+describe("S2 the recommended form, templates/address/form.json", () => {
   it("S2 lints with no finding of its own: closed, bounded, p says how to act, its example validates", async () => {
     const result = await lintActors(template);
     expect(result.findings.filter((finding) => finding.actor === undefined)).toEqual([]);

@@ -1,0 +1,73 @@
+/**
+ * The package as `npm pack` makes it from the working tree, for the tests that use it as a
+ * user's project does (package.test.ts, init.test.ts), and npm run as a user runs it.
+ *
+ * @module
+ */
+import { execFile } from "node:child_process";
+import { cp, symlink } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+export const run = promisify(execFile);
+export const repo = fileURLToPath(new URL("../../", import.meta.url).href);
+
+/** The Node 22 a user's project runs on in these tests: npm package `node`, which installs that release's binary. */
+export const NODE_22 = "22.23.3";
+
+/** The environment without npm's variables of an enclosing `npm test`, which would steer a nested npm. */
+export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))), ...extra };
+}
+
+/**
+ * `npm <args>` in `cwd`, from npm's cache when it can (`--prefer-offline`), else the registry.
+ *
+ * @returns what npm printed on stdout and stderr.
+ */
+export async function npm(
+  cwd: string,
+  args: string[],
+  options: { readonly timeout?: number; readonly env?: NodeJS.ProcessEnv; readonly loglevel?: string } = {},
+): Promise<{ stdout: string; stderr: string }> {
+  return run(
+    "npm",
+    [...args, "--no-audit", "--no-fund", "--prefer-offline", `--loglevel=${options.loglevel ?? "error"}`],
+    {
+      cwd,
+      env: options.env ?? cleanEnv(),
+      timeout: options.timeout ?? 240_000,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+}
+
+/**
+ * Copies the working tree as git sees it (tracked and untracked, not ignored) to `source`: what
+ * a clone of this commit would hold.
+ */
+export async function copyWorkingTree(source: string): Promise<void> {
+  const { stdout } = await run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: repo,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  for (const file of stdout.split("\0").filter((name) => name !== "")) {
+    await cp(join(repo, file), join(source, file), { recursive: true, force: true }).catch((error: unknown) => {
+      // A file deleted in the working tree but still in the index is not there to copy.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    });
+  }
+}
+
+/**
+ * `npm pack` of the copy at `source` (its `prepack` builds dist/ with this repository's own
+ * tools, through a link to its node_modules) into `destination`.
+ *
+ * @returns the tarball's path.
+ */
+export async function pack(source: string, destination: string): Promise<string> {
+  await symlink(join(repo, "node_modules"), join(source, "node_modules"), "dir");
+  await npm(source, ["pack", "--pack-destination", destination]);
+  return join(destination, "gpt-address-0.1.0.tgz");
+}
