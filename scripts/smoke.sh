@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Smoke test of the README's serve command: `npm start` (wrangler dev on 127.0.0.1:8787),
+# Smoke test of the README's serve command: `npm start` (wrangler dev on 127.0.0.1, here on
+# another port than wrangler.toml's 8787 through PORT, as the README says),
 # GET the page form, POST a valid fixture (200 with {id, url}), follow the url, POST an
 # invalid one (204), an oversize one (204, and the server stays up), stop. Bounded: 90 s to come up, 10 s per request.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-base=http://127.0.0.1:8787
+port=${SMOKE_PORT:-31087}
+base=http://127.0.0.1:$port
 work=$(mktemp -d)
 log=$work/server.log
-npm start >"$log" 2>&1 &
+PORT=$port npm start >"$log" 2>&1 &
 server=$!
 stop() { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"; }
 trap stop EXIT
