@@ -8,8 +8,9 @@
  * bin, dist/ emptied first). All four
  * outputs are generated, never committed (.gitignore).
  *
- * `--forms-only` stops before `wrangler types` and dist/; `--lib-only` (the `prepack` script, run by
- * `npm pack`, `npm publish` and an install from a git URL) builds only the MCP message
+ * `--forms-only` stops before `wrangler types` and dist/; `--lib-only` (the `prepare` script, run
+ * after `npm ci` and in the clone of an install from a git URL, and `prepack`, run by `npm pack`
+ * and `npm publish`) builds only the MCP message
  * validators and dist/.
  */
 import { execFileSync } from "node:child_process";

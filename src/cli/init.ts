@@ -1,5 +1,5 @@
 /**
- * `gpt-address init [dir] --runtime workers|node|bun|deno`: makes a project a user can commit,
+ * `gpt-address init [dir] --runtime workers|node|bun|deno|vercel`: makes a project a user can commit,
  * serving one address (`hello`) on the runtime chosen: `package.json` (scripts `dev`, `build`,
  * `test`, and `start` or `deploy` where the runtime has one), `tsconfig.json`, `.gitignore`, a
  * README, `src/app.ts` (the Hono app), the runtime's entry and configuration (from
@@ -110,7 +110,7 @@ export async function projectFiles(
       lib: template.lib,
       types: template.types,
     },
-    include: ["src", "test"],
+    include: template.include,
   };
   files["tsconfig.json"] = `${JSON.stringify(tsconfig, null, 2)}\n`;
   return files;

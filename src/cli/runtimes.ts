@@ -6,7 +6,7 @@
  * @module
  */
 
-export type Runtime = "workers" | "node" | "bun" | "deno";
+export type Runtime = "workers" | "node" | "bun" | "deno" | "vercel";
 
 /** The address a new project starts with. */
 export const FIRST_ADDRESS = "hello";
@@ -34,6 +34,8 @@ export interface RuntimeTemplate {
    * stripping without a flag) Node 22.18; the `gpt-address` command and vitest run on either.
    */
   readonly node: string;
+  /** The folders of TypeScript the project's tsconfig.json checks. */
+  readonly include: ReadonlyArray<string>;
   /** `compilerOptions.lib` and `types` of the project's tsconfig.json. */
   readonly lib: ReadonlyArray<string>;
   readonly types: ReadonlyArray<string>;
@@ -51,6 +53,7 @@ const nodeHttp = (title: string, run: string, watch: string, extraFolders: strin
   devDependencies: ["@types/node"],
   allowScripts: [],
   node: ">=22.18",
+  include: ["src", "test"],
   lib: ["ES2023"],
   types: ["node"],
 });
@@ -68,6 +71,7 @@ export const RUNTIMES: Readonly<Record<Runtime, RuntimeTemplate>> = {
     devDependencies: ["wrangler"],
     allowScripts: ["esbuild", "workerd"],
     node: ">=22",
+    include: ["src", "test"],
     lib: ["ES2023", "WebWorker"],
     types: [],
     compatibilityDate: "2026-08-01",
@@ -75,6 +79,20 @@ export const RUNTIMES: Readonly<Record<Runtime, RuntimeTemplate>> = {
   node: nodeHttp("Node", "node", "node --watch"),
   bun: nodeHttp("Bun", "bun", "bun --watch"),
   deno: nodeHttp("Deno", deno, `${deno} --watch`, ["deno"]),
+  vercel: {
+    title: "Vercel Edge",
+    folders: ["vercel"],
+    scripts: { dev: "gpt-address build && node scripts/dev.ts" },
+    devCommand: "node scripts/dev.ts",
+    deploy:
+      "`npx vercel deploy` publishes `api/index.ts` as an Edge Function; `vercel.json` sends every path to it. `npm run dev` runs the same function in edge-runtime, Vercel's open-source edge sandbox; `vercel dev` runs it with your Vercel project's settings.",
+    devDependencies: ["@types/node", "edge-runtime", "esbuild"],
+    allowScripts: ["esbuild"],
+    node: ">=22.18",
+    include: ["src", "test", "api", "scripts"],
+    lib: ["ES2023"],
+    types: ["node"],
+  },
 };
 
 export const runtimeNames = Object.keys(RUNTIMES) as ReadonlyArray<Runtime>;

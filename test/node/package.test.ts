@@ -1,6 +1,6 @@
 /**
  * The package as a library user gets it (issue 10 §2): `npm pack` of the working tree (its
- * `prepack` script builds dist/), checked by publint and @arethetypeswrong/cli, installed
+ * `prepack` script builds dist/ and leaves `prepare` out of the packed manifest), checked by publint and @arethetypeswrong/cli, installed
  * from the tarball and from a git URL into new projects that have only it, hono and, for the
  * tarball, Node 22 from the npm package `node`; there a form is built with
  * `gpt-address/compile` and served with `gpt-address` on Node 22 with no TypeScript loader,
@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copyWorkingTree, NODE_22, npm, pack, repo, run } from "./packed.ts";
+import { copyWorkingTree, NODE_20, NODE_22, npm, pack, repo, run } from "./packed.ts";
 
 const bin = (name: string, path: string) => join(repo, "node_modules", name, path);
 
@@ -99,16 +99,26 @@ export const source: string = compileForm({ type: "string" });
   }),
 };
 
-async function consumer(root: string, dependencies: Record<string, string>): Promise<string> {
+/**
+ * A project with `consumerFiles` and `dependencies` installed. npm must print no warning: its
+ * `allowScripts` approves the `node` package's install script, and gpt-address's `prepare`
+ * only where asked (an install from a git URL runs it to build dist/).
+ */
+async function consumer(
+  root: string,
+  dependencies: Record<string, string>,
+  allowScripts: Record<string, boolean> = {},
+): Promise<string> {
   await mkdir(root, { recursive: true });
-  const manifest = { name: "consumer", private: true, type: "module", allowScripts: { node: true } };
+  const manifest = { name: "consumer", private: true, type: "module", allowScripts: { node: true, ...allowScripts } };
   await writeFile(join(root, "package.json"), JSON.stringify(manifest, null, 2));
   for (const [name, text] of Object.entries(consumerFiles)) {
     await mkdir(join(root, name, ".."), { recursive: true });
     await writeFile(join(root, name), text);
   }
   const specs = Object.entries(dependencies).map(([name, version]) => (version === "" ? name : `${name}@${version}`));
-  await npm(root, ["install", "--save-exact", ...specs]);
+  const { stdout, stderr } = await npm(root, ["install", "--save-exact", ...specs], { loglevel: "warn" });
+  if (/warn/i.test(`${stdout}${stderr}`)) throw new Error(`npm install warned:\n${stdout}${stderr}`);
   return root;
 }
 
@@ -128,7 +138,12 @@ beforeAll(async () => {
   await git("init", "-q");
   await git("add", "-A");
   await git("commit", "-q", "-m", "the working tree");
-  gitConsumer = consumer(join(scratch, "git-consumer"), { [`git+file://${source}`]: "", hono: HONO });
+  gitConsumer = consumer(
+    join(scratch, "git-consumer"),
+    { [`git+file://${source}`]: "", hono: HONO },
+    // npm matches a git dependency's approval by its spec, not its name.
+    { [`git+file://${source}`]: true },
+  );
   gitConsumer.catch(() => {}); // awaited (and its error reported) by its own test
   tarball = await pack(source, scratch);
 }, 120_000);
@@ -295,7 +310,36 @@ describe("the package (issue 10 §2)", () => {
     });
   });
 
-  it("installs from a git URL: npm runs prepack in the clone, and the form builds", async () => {
+  it("runs on Node 20.20, the oldest line its engines (>=20.19) name: the command builds and lints, gpt-address/node serves", async () => {
+    const root = await consumer(join(scratch, "node20-consumer"), { [tarball]: "", hono: HONO, node: NODE_20 });
+    const node = join(root, "node_modules", ".bin", "node");
+    const command = join(root, "node_modules", "gpt-address", "dist", "cli", "bin.js");
+    const built = await run(node, [command, "build", "--out", "generated"], { cwd: root });
+    expect(built.stdout).toContain("built forms/greeting.json → generated/greeting.js");
+    const linted = await run(node, [command, "lint", join("forms", "greeting.json")], { cwd: root });
+    expect(linted.stdout).toContain("in 1 form(s)");
+    const served = await run(
+      node,
+      [
+        "--input-type=module",
+        "-e",
+        `import { Hono } from "hono";
+import { address } from "gpt-address";
+import { serve } from "gpt-address/node";
+import { form } from "./generated/greeting.js";
+const app = new Hono().route("/greeting", address({ form, act: (greeting) => ({ received: greeting.text }) }));
+const server = serve(app, { port: 0, onListen: async ({ port }) => {
+  const response = await fetch("http://127.0.0.1:" + port + "/greeting", { method: "POST", body: '{"text":"hi"}' });
+  console.log(process.version, response.status, await response.text());
+  server.close();
+} });`,
+      ],
+      { cwd: root, timeout: 30_000 },
+    );
+    expect(served.stdout.trim()).toBe(`v${NODE_20} 200 {"received":"hi"}`);
+  }, 300_000);
+
+  it("installs from a git URL with its prepare approved (allowScripts): npm runs it in the clone, and the form builds", async () => {
     const root = await (gitConsumer as Promise<string>);
     const manifest = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
     expect(manifest.dependencies["gpt-address"]).toMatch(/^git\+file:/);

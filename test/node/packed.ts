@@ -15,6 +15,8 @@ export const repo = fileURLToPath(new URL("../../", import.meta.url).href);
 
 /** The Node 22 a user's project runs on in these tests: npm package `node`, which installs that release's binary. */
 export const NODE_22 = "22.23.3";
+/** The Node 20 release the package's `engines` (>=20.19) is checked on. */
+export const NODE_20 = "20.20.2";
 
 /** The environment without npm's variables of an enclosing `npm test`, which would steer a nested npm. */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
