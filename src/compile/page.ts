@@ -103,7 +103,7 @@ export function buildArrivalPage(arrival: ArrivalForPage, options: ArrivalPageOp
     formPart = html`<h2 id="gpt-fill">Fill in the form</h2>
 <p data-js>Filling in the form needs JavaScript. Without it, POST one JSON value that matches the JSON Schema below to this address.</p>
 <form id="gpt-form" aria-labelledby="gpt-fill" novalidate hidden data-js>
-<p class="help">Fields marked <span class="req">*</span> must be filled in. The value is checked here with the address's own validator before it is sent.</p>
+<p class="help">Fields marked <span class="req">*</span> are required. The value is checked here with the address's own validator before it is sent.</p>
 ${raw(controls.root)}<details id="gpt-json-mode"><summary>JSON</summary>
 <div class="field"><label>JSON value <textarea id="gpt-json" rows="14" spellcheck="false" aria-describedby="gpt-json-error"></textarea></label>
 <p id="gpt-json-error" class="help" aria-live="polite"></p></div></details>
