@@ -238,6 +238,7 @@ describe("A6 without JavaScript", () => {
     const plain = await browser.newContext({ javaScriptEnabled: false });
     const page = await plain.newPage();
     await page.goto(`${base}/page`);
+    expect(await page.getByText("A page of rich text to publish on the web").first().isVisible()).toBe(true);
     expect(await page.getByText("This address publishes a page of rich text").isVisible()).toBe(true);
     expect(await page.getByText(/Filling in the form needs JavaScript/).isVisible()).toBe(true);
     expect(await page.getByRole("button", { name: "Submit" }).count()).toBe(0);

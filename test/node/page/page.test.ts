@@ -99,9 +99,9 @@ describe("A6 the page's controls, generated from the page form", () => {
     expect(app.contentSecurityPolicy).not.toContain("connect-src");
     expect(page.contentSecurityPolicy).toContain("connect-src 'self'");
     // One generator: the same controls.
-    expect(app.html.slice(app.html.indexOf('<form id="gpt-form"'))).toBe(
-      page.html.slice(page.html.indexOf('<form id="gpt-form"')),
-    );
+    const controls = (html: string) =>
+      html.slice(html.indexOf('<form id="gpt-form"'), html.indexOf("<h2>For programs"));
+    expect(controls(app.html)).toBe(controls(page.html));
     console.log(
       `mcp-app page script: ${gzipped} B gzipped (http page: ${gzipSync(page.script?.text ?? "", { level: 9 }).length} B)`,
     );
@@ -209,6 +209,23 @@ describe("A6 required marks, native inputs and plain words (issue 30)", () => {
       .replace(/ pattern="[^"]*"/g, "");
     expect(read).not.toContain("1[2-9]");
     expect(read).not.toMatch(/\(pattern /);
+  });
+});
+
+describe("A6 the words of each door (issue 30 item 11)", () => {
+  it("A6 the page tells a person s.description; p, the HTTP actor's words, stands under For programs", () => {
+    const page = build(bookingForm, "booking");
+    const [top, programs] = page.html.split("<h2>For programs</h2>");
+    expect(top).toContain(`<h1>booking</h1>\n<p class="content">${bookingForm.description}</p>`);
+    expect(top).not.toContain("Send it.");
+    expect(programs).toContain('<p class="content">Send it.</p>');
+  });
+
+  it("A6 without s.description the page tells a person p, once", () => {
+    const { description: _, ...plain } = bookingForm;
+    const page = build(plain, "booking");
+    expect(page.html.replace(/<script\b[\s\S]*?<\/script>/g, "").split("Send it.")).toHaveLength(2);
+    expect(page.html).toContain('<h1>booking</h1>\n<p class="content">Send it.</p>');
   });
 });
 
