@@ -1,8 +1,9 @@
 /**
  * The page for people (draft: Representation for Human Readers; A6), rendered at build time:
- * what the address is (`p`, the messages `m`, the form `s`), and — when the form's generated
- * validator is given — the form as controls a person fills, checked in the browser by that
- * same validator before one `fetch` POSTs the exact JSON, and registered as a WebMCP tool.
+ * what the address is (`s.description`, the words of every door, else `p`), and — when the
+ * form's generated validator is given — the form as controls a person fills, checked in the
+ * browser by that same validator before one `fetch` POSTs the exact JSON, and registered as a
+ * WebMCP tool; then, for programs, `p` (the HTTP actor's words), the messages `m` and `s`.
  *
  * @module
  */
@@ -103,7 +104,7 @@ export function buildArrivalPage(arrival: ArrivalForPage, options: ArrivalPageOp
     formPart = html`<h2 id="gpt-fill">Fill in the form</h2>
 <p data-js>Filling in the form needs JavaScript. Without it, POST one JSON value that matches the JSON Schema below to this address.</p>
 <form id="gpt-form" aria-labelledby="gpt-fill" novalidate hidden data-js>
-<p class="help">Fields marked <span class="req">*</span> must be filled in. The value is checked here with the address's own validator before it is sent.</p>
+<p class="help">Fields marked <span class="req">*</span> are required. The value is checked here with the address's own validator before it is sent.</p>
 ${raw(controls.root)}<details id="gpt-json-mode"><summary>JSON</summary>
 <div class="field"><label>JSON value <textarea id="gpt-json" rows="14" spellcheck="false" aria-describedby="gpt-json-error"></textarea></label>
 <p id="gpt-json-error" class="help" aria-live="polite"></p></div></details>
@@ -126,18 +127,23 @@ ${script === undefined ? "" : raw(`<script type="module">${script.text}</script>
 <body>
 <main>
 <h1>${title}</h1>
-${about === undefined ? "" : html`<p>${about}</p>\n`}<h2>About this address</h2>
-<p class="content">${arrival.p}</p>
+<p class="content">${about ?? arrival.p}</p>
+${formPart}<h2>For programs</h2>
+<p>This is a GPT address. A <code>GET</code> without <code>Accept: text/html</code> receives this document as JSON <code>{p, m, s}</code>; an act is a <code>POST</code> of one JSON value that validates against the form <code>s</code> below.</p>
 ${
+  about === undefined
+    ? ""
+    : html`<h3>What the address tells them (<code>p</code>)</h3>
+<p class="content">${arrival.p}</p>
+`
+}${
   messages.length > 0
-    ? html`<h2>Messages</h2>
+    ? html`<h3>Example messages (<code>m</code>)</h3>
 <dl>
 ${messages}</dl>
 `
     : ""
-}${formPart}<h2>The form as JSON Schema</h2>
-<p>This is a GPT address. A <code>GET</code> without <code>Accept: text/html</code> receives this document as JSON <code>{p, m, s}</code>; an act is a <code>POST</code> of one JSON value that validates against the form <code>s</code> below.</p>
-<details><summary>Show the JSON Schema</summary>
+}<details><summary>Show the JSON Schema (<code>s</code>)</summary>
 <pre id="gpt-schema">${JSON.stringify(arrival.s, null, 2)}</pre>
 </details>
 </main>

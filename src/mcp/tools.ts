@@ -83,7 +83,8 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
  * Precomputes the tools of an endpoint from its addresses, in the order given.
  *
  * Each tool is `{name, title, description, inputSchema}` with `title` the form's `s.title`
- * (when a string), `description` its `p`, and `inputSchema` the text of `s` cut from the
+ * (when a string), `description` its `s.description` (when a string, else `p`: `p` speaks to
+ * the HTTP actor, who POSTs; docs/mcp.md, "Words"), and `inputSchema` the text of `s` cut from the
  * arrival document, so that the bytes are those GET serves. A tool named as its form, whose
  * form was built with its MCP Apps page (`appPage`), declares that page as its UI
  * (`_meta.ui.resourceUri` = `ui://<name>/form`, MCP Apps extension) and lists it as a
@@ -120,6 +121,7 @@ export function prepareTools<E extends Env>(addresses: readonly AnyMcpAddress<E>
     const limits = verificationLimits(form, {}, "mcp()");
     maxDepth = Math.max(maxDepth, limits.maxDepth);
     const title = typeof s.title === "string" ? `"title":${JSON.stringify(s.title)},` : "";
+    const description = typeof s.description === "string" ? s.description : arrival.p;
     const output = address.outputSchema === undefined ? "" : `,"outputSchema":${JSON.stringify(address.outputSchema)}`;
     let ui = "";
     if (form.appPage !== undefined && name === form.name) {
@@ -135,7 +137,7 @@ export function prepareTools<E extends Env>(addresses: readonly AnyMcpAddress<E>
       });
     }
     entries.push(
-      `{"name":${JSON.stringify(name)},${title}"description":${JSON.stringify(arrival.p)},"inputSchema":${inputSchema}${output}${ui}}`,
+      `{"name":${JSON.stringify(name)},${title}"description":${JSON.stringify(description)},"inputSchema":${inputSchema}${output}${ui}}`,
     );
     byName.set(name, { name, address, maxDepth: limits.maxDepth });
   }

@@ -6,6 +6,7 @@
  * violation on the form, the index and a published page.
  */
 import type { AddressInfo } from "node:net";
+import { runInNewContext } from "node:vm";
 import AxeBuilder from "@axe-core/playwright";
 import { type ServerType, serve } from "@hono/node-server";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
@@ -15,9 +16,11 @@ import { form } from "../../examples/pages/generated/page.js";
 import { MemoryPageStore } from "../../examples/pages/store.ts";
 import { compileForm } from "../../src/compile/compile-form.ts";
 import { FormError } from "../../src/compile/form-error.ts";
+import { moduleExpression } from "../../src/compile/page/script.ts";
 import { buildArrivalPage } from "../../src/compile/page.ts";
 import { launchChromium } from "./chromium.ts";
 import { suiteGroups } from "./compile/suite-files.ts";
+import { bookingForm, bookingPattern } from "./page/booking-form.ts";
 
 let server: ServerType;
 let browser: Browser;
@@ -80,6 +83,15 @@ async function submitAndFollow(page: Page): Promise<void> {
   await expect.poll(() => link.count(), { timeout: 10_000 }).toBe(1);
   await link.click();
   await page.waitForURL(/\/pages\//);
+}
+
+/** The help text a control's aria-describedby names (the description and the rules in words). */
+async function hintOf(control: Locator): Promise<string> {
+  for (const id of ((await control.getAttribute("aria-describedby")) ?? "").split(" ")) {
+    const help = control.page().locator(`[id="${id}"].help`);
+    if ((await help.count()) === 1) return (await help.textContent()) ?? "";
+  }
+  return "";
 }
 
 async function errorOf(control: Locator): Promise<string> {
@@ -149,7 +161,7 @@ describe("A6 the form page in Chromium", () => {
     const href = textbox(group(page, "block 1"), /^href/);
     await text.fill("Hello");
     await page.getByRole("button", { name: "Submit" }).click();
-    expect(await errorOf(title)).toMatch(/must not be empty/);
+    expect(await errorOf(title)).toBe("must be filled in.");
     // Focus moves to the first field to correct.
     expect(await title.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
 
@@ -157,7 +169,11 @@ describe("A6 the form page in Chromium", () => {
     await href.fill("http://example.org/");
     await page.getByRole("button", { name: "Submit" }).click();
     expect(await errorOf(title)).toMatch(/at most 200 characters/);
-    expect(await errorOf(href)).toMatch(/https/);
+    // In plain words; the description is the field's hint, read with it.
+    expect(await errorOf(href)).toBe("does not have the expected form.");
+    expect(await hintOf(href)).toBe(
+      "An absolute https URL. Must be at least 9 characters long; must be at most 1999 characters long.",
+    );
     // The status says nothing was sent, and the server saw nothing.
     expect(await page.getByRole("status").textContent()).toMatch(/Not sent/);
     expect(posts).toEqual([]);
@@ -222,6 +238,7 @@ describe("A6 without JavaScript", () => {
     const plain = await browser.newContext({ javaScriptEnabled: false });
     const page = await plain.newPage();
     await page.goto(`${base}/page`);
+    expect(await page.getByText("A page of rich text to publish on the web").first().isVisible()).toBe(true);
     expect(await page.getByText("This address publishes a page of rich text").isVisible()).toBe(true);
     expect(await page.getByText(/Filling in the form needs JavaScript/).isVisible()).toBe(true);
     expect(await page.getByRole("button", { name: "Submit" }).count()).toBe(0);
@@ -246,6 +263,167 @@ describe("A6 every address has its own page", () => {
       return (await modelContext.getTools()).map((tool) => tool.name);
     });
     expect(names).toEqual(["feedback"]);
+    await page.close();
+  });
+});
+
+describe("A6 required marks, native inputs and plain messages (issue 30)", () => {
+  const validate = (value: unknown) =>
+    runInNewContext(`(${moduleExpression(compileForm(bookingForm))}).validate(value)`, { value }) as boolean;
+
+  /** The booking form's page in a browser set to time zone `timezoneId`; POSTs get 200 and are kept. */
+  async function booking(timezoneId: string) {
+    const zoned = await browser.newContext({ timezoneId });
+    const page = await zoned.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    const html = buildArrivalPage(
+      { p: "Book a table: POST one JSON value valid against s.", m: [], s: bookingForm },
+      { name: "booking", validator: compileForm(bookingForm) },
+    ).html;
+    const bodies: unknown[] = [];
+    await page.route(`${base}/booking`, (route) => {
+      if (route.request().method() !== "POST")
+        return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html });
+      bodies.push(JSON.parse(route.request().postData() ?? ""));
+      return route.fulfill({ status: 200, contentType: "application/json", body: '{"booked":true}' });
+    });
+    await page.goto(`${base}/booking`);
+    await expect.poll(() => page.getByRole("button", { name: "Submit" }).isVisible()).toBe(true);
+    return { page, bodies, problems, close: () => zoned.close() };
+  }
+
+  const required = ["day", "time", "arrival", "email", "slot", "name", "guests", "room", "extra"];
+  const field = (page: Page, name: string) => page.getByLabel(new RegExp(`^${name}`)).first();
+  const messages = (page: Page) => page.locator("[data-error]").allTextContents();
+
+  it("A6 every required field shows * and is aria-required, dates and times are native pickers, and axe finds nothing", async () => {
+    const { page, problems, close } = await booking("Asia/Kathmandu");
+    for (const name of required) {
+      const control = field(page, name);
+      expect(await control.getAttribute("aria-required"), name).toBe("true");
+      // Nothing is announced invalid before the person has done anything.
+      expect(
+        await control.evaluate((el) => (el as unknown as { validity: { valid: boolean } }).validity.valid),
+        name,
+      ).toBe(true);
+      const label = page.locator("label").filter({ has: control });
+      expect(await label.locator(".req").isVisible(), name).toBe(true);
+    }
+    for (const name of ["website", "seating"]) {
+      expect(await field(page, name).getAttribute("aria-required"), name).toBeNull();
+      expect(
+        await page
+          .locator("label")
+          .filter({ has: field(page, name) })
+          .locator(".req")
+          .count(),
+        name,
+      ).toBe(0);
+    }
+    const types = await Promise.all(
+      ["day", "time", "arrival", "email", "website", "slot"].map((name) => field(page, name).getAttribute("type")),
+    );
+    expect(types).toEqual(["date", "time", "datetime-local", "email", "url", "text"]);
+    expect(await violations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await close();
+  });
+
+  it("A6 an empty Submit flags every required field in plain words; a pattern error names no expression; the sent value has RFC 3339 times with this browser's offset", async () => {
+    const { page, bodies, problems, close } = await booking("Asia/Kathmandu");
+    await page.getByRole("button", { name: "Submit" }).click();
+    // name has no rule but presence: "" is a name the form admits, so it is sent, not flagged.
+    for (const name of required.filter((n) => n !== "name"))
+      expect(await field(page, name).getAttribute("aria-invalid"), name).toBe("true");
+    expect(await field(page, "name").getAttribute("aria-invalid")).toBeNull();
+    expect(await errorOf(field(page, "slot"))).toBe("must be filled in.");
+    expect(await errorOf(field(page, "day"))).toBe("must be filled in.");
+    expect(await errorOf(field(page, "room"))).toBe("room is required.");
+    expect(await errorOf(field(page, "guests"))).toBe("guests is required.");
+    expect(await violations(page)).toEqual([]);
+
+    await field(page, "day").fill("2025-06-01");
+    await field(page, "time").fill("09:15");
+    await field(page, "arrival").fill("2025-06-01T14:30");
+    await field(page, "email").fill("ann@example.org");
+    await field(page, "slot").fill("9:99");
+    await field(page, "name").fill("Ann");
+    await field(page, "guests").fill("2");
+    await field(page, "room").selectOption("hall");
+    await page.getByRole("group", { name: "notes" }).getByRole("textbox").fill("by the window");
+    await field(page, "extra").fill('{"high chair": true}');
+    await page.getByRole("button", { name: "Submit" }).click();
+    expect(await errorOf(field(page, "slot"))).toBe("does not have the expected form.");
+    expect(await hintOf(field(page, "slot"))).toBe("The time, HH:MM, from 12:00 to 19:59.");
+    const shown = (await messages(page)).join("\n");
+    expect(shown).not.toContain(bookingPattern);
+    expect(shown).not.toMatch(/pattern|\[0-9\]|The time/);
+    expect(bodies).toEqual([]);
+
+    await field(page, "slot").fill("12:30");
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByRole("status").filter({ hasText: "Accepted." }).waitFor({ timeout: 10_000 });
+    const [sent] = bodies as Record<string, unknown>[];
+    // Asia/Kathmandu is 5 h 45 min ahead of UTC all year.
+    expect(sent).toMatchObject({ day: "2025-06-01", time: "09:15:00+05:45", arrival: "2025-06-01T14:30:00+05:45" });
+    expect(validate(sent)).toBe(true);
+    expect(problems).toEqual([]);
+    await close();
+  });
+
+  it("A6 a date-time's offset is the one in force at that date (New York: -05:00 in January, -04:00 in July); one loaded from JSON is shown in local time and sent exactly as it came", async () => {
+    const { page, problems, close } = await booking("America/New_York");
+    await page.getByText("JSON", { exact: true }).click();
+    const box = page.getByRole("textbox", { name: /^JSON/ });
+    await expect.poll(() => box.inputValue()).not.toBe("");
+    const json = async () => JSON.parse(await box.inputValue()) as Record<string, unknown>;
+    await field(page, "arrival").fill("2025-01-15T10:00");
+    expect((await json()).arrival).toBe("2025-01-15T10:00:00-05:00");
+    await field(page, "arrival").fill("2025-07-15T10:00");
+    expect((await json()).arrival).toBe("2025-07-15T10:00:00-04:00");
+
+    const loaded = {
+      day: "2025-07-15",
+      time: "23:59:60Z",
+      arrival: "2025-07-15T18:45:30.5Z",
+      email: "bo@example.org",
+      slot: "19:00",
+      name: "",
+      guests: 3,
+      room: "garden",
+      vegetarian: true,
+      notes: ["none"],
+      extra: null,
+    };
+    expect(validate(loaded)).toBe(true);
+    await box.fill(JSON.stringify(loaded));
+    expect(await field(page, "arrival").inputValue()).toBe("2025-07-15T14:45:30");
+    // A leap second has no local time to show: the form keeps what it cannot show, and says so.
+    expect(await field(page, "time").inputValue()).toBe("");
+    expect(await page.locator("#gpt-json-error").textContent()).toBe(
+      "Matches the form, but the form cannot show all of it.",
+    );
+    // Back from the form unchanged, then edited: local time with its offset.
+    await field(page, "name").fill("Bo");
+    expect((await json()).arrival).toBe("2025-07-15T18:45:30.5Z");
+    await field(page, "arrival").fill("2025-07-15T14:50");
+    expect((await json()).arrival).toBe("2025-07-15T14:50:00-04:00");
+    expect(problems).toEqual([]);
+    await close();
+  });
+
+  it("A6 on /page, an empty level makes the heading alternative fail: level is the field flagged, not the block", async () => {
+    const page = await open();
+    await textbox(page, /^title/).fill("Hello");
+    await textbox(group(page, "block 1"), /^text/).fill("World");
+    await page.getByRole("button", { name: "Submit" }).click();
+    const level = page.getByRole("spinbutton", { name: /^level/ });
+    expect(await errorOf(level)).toBe("level is required.");
+    expect(await level.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    expect(await messages(page)).toEqual(["level is required."]);
+    expect(await group(page, "block 1").getAttribute("aria-invalid")).toBeNull();
+    expect(posts).toEqual([]);
     await page.close();
   });
 });
@@ -316,12 +494,12 @@ interface WebMcp {
   executeTool(tool: unknown, args: unknown): Promise<string>;
 }
 
-describe("A6 axe-core finds no violations", () => {
-  async function violations(page: Page): Promise<string[]> {
-    const results = await new AxeBuilder({ page }).analyze();
-    return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  }
+async function violations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
 
+describe("A6 axe-core finds no violations", () => {
   it("A6 on the form, with an error shown and JSON mode open", async () => {
     const page = await open();
     expect(await violations(page)).toEqual([]);

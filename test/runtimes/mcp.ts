@@ -21,7 +21,7 @@ import { launch, type Running, type RuntimeName, root } from "./harness.ts";
 interface FormFile {
   p: string;
   m: { role: string; content: string }[];
-  s: { title?: string };
+  s: { title?: string; description?: string };
 }
 const file = (name: string): FormFile => JSON.parse(readFileSync(join(root, `forms/${name}.json`), "utf8"));
 /** The form's own example act: the content of its last assistant message. */
@@ -75,7 +75,8 @@ async function exercise(
   ] as const) {
     const tool = tools.find((t) => t.name === name)!;
     expect(tool.inputSchema).toEqual(form.s);
-    expect(tool.description).toBe(form.p);
+    // s.description, the words of every door; p speaks to the HTTP actor (docs/mcp.md, "Words").
+    expect(tool.description).toBe(form.s.description);
     expect(tool.title).toBe(form.s.title);
   }
 

@@ -120,8 +120,8 @@ describe("the example page address", () => {
     expect(response.headers.get("vary")).toBe("Accept");
     const html = await response.text();
     expect(html).toContain('<html lang="en">');
-    expect(html).toContain('<li><a href="/page">page</a>: A page of rich text:');
-    expect(html).toContain('<li><a href="/feedback">feedback</a>: A rating of the example server');
+    expect(html).toContain('<li><a href="/page">page</a>: A page of rich text to publish on the web:');
+    expect(html).toContain('<li><a href="/feedback">feedback</a>: Feedback on the gpt-address example server:');
     expect(html).not.toMatch(/<script/i);
   });
 });

@@ -94,13 +94,24 @@ describe("mcp(): tools/list", () => {
     expect(feedback).toEqual({
       name: "feedback",
       title: "feedback",
-      description: arrival.p,
+      // s.description, the words of every door; p speaks to the HTTP actor (docs/mcp.md, "Words").
+      description: arrival.s.description,
       inputSchema: arrival.s,
       _meta: { ui: { resourceUri: "ui://feedback/form" } },
     });
     // Legacy revisions carry no 2026-07-28 members.
     expect(result).not.toHaveProperty("ttlMs");
     expect(result).not.toHaveProperty("resultType");
+  });
+
+  it("a form without s.description is described by its p", async () => {
+    const { s, ...rest } = JSON.parse(forms.feedback.arrival) as { p: string; s: Record<string, unknown> };
+    const { description: _, ...plain } = s;
+    const arrival = JSON.stringify({ ...rest, s: plain });
+    const d = door({}, [{ form: { ...forms.feedback, arrival }, toolName: "plain", act: () => ({}) }]);
+    const { body } = await d.rpc("tools/list", {}, { "mcp-protocol-version": "2025-11-25" });
+    expect(body.result.tools[2]).toMatchObject({ name: "plain", description: rest.p, inputSchema: plain });
+    expect(body.result.tools[1].description).not.toBe(rest.p);
   });
 
   it("2026-07-28: tools/list carries ttlMs, cacheScope, resultType and serverInfo", async () => {

@@ -30,6 +30,19 @@ type Node = Readonly<Record<string, unknown>>;
 /** Object properties nest inline at most this deep; deeper ones become JSON textareas. */
 const MAX_INLINE_DEPTH = 24;
 
+/**
+ * The input type of each `format` a browser has a control for. A `date` input's value is
+ * already an RFC 3339 full-date; `time` and `datetime-local` values lack the offset (and maybe
+ * the seconds) RFC 3339 requires: the page script adds them (`data-f`, see `runtime.ts`).
+ */
+const NATIVE: Readonly<Record<string, string>> = {
+  date: "date",
+  time: "time",
+  "date-time": "datetime-local",
+  email: "email",
+  uri: "url",
+};
+
 /** What {@link renderControls} produced. */
 export interface Controls {
   /** The root node's controls. */
@@ -108,15 +121,27 @@ export function renderControls(document: FormDocument, rootName: string): Contro
     return resolved.title ?? fallback;
   }
 
-  function help(node: Node, description: string | undefined): Html | string {
-    const words = constraintWords(node).filter((w) => description === undefined || !w.includes("(pattern "));
-    const parts = [description, words.length > 0 ? `${words.join("; ")}.`.replace(/^m/, "M") : undefined].filter(
-      (part) => part !== undefined,
-    );
+  /**
+   * The help text of a field: its `description` as written (the author's hint), then its
+   * constraints in words (`constraintWords`); for a time, how its offset is chosen.
+   */
+  function help(node: Node, description: string | undefined, picker = false): Html | string {
+    const words = constraintWords(node, picker);
+    const parts = [
+      description,
+      words.length > 0 ? `${words.join("; ")}.`.replace(/^m/, "M") : undefined,
+      picker && node.format !== "date" ? "Sent with this browser's offset from UTC." : undefined,
+    ].filter((part) => part !== undefined);
     return parts.length === 0 ? "" : sync(html`<p class="help" data-help>${parts.join(" ")}</p>`);
   }
 
   const mark = (on: boolean): Html | string => (on ? sync(html`<span class="req" aria-hidden="true"> *</span>`) : "");
+  /**
+   * A control the person must fill: `aria-required`, not `required`. The form is `novalidate`
+   * (the address's validator decides), and Chromium exposes an empty native-`required` select
+   * or date/time input as invalid before the person has done anything.
+   */
+  const need = (on: boolean): Html | string => (on ? raw(' aria-required="true"') : "");
 
   function attributes(member: string | undefined, required: boolean): Html {
     return sync(html`${member === undefined ? "" : html` data-p="${member}"`}${required ? raw(" data-r") : ""}`);
@@ -152,7 +177,7 @@ ${values.map((value) => html`<label class="check"><input type="checkbox"> ${type
         fields.set(resolved.pointer, schema);
         const values = schema.enum as unknown[];
         return sync(
-          html`<div class="field" data-k="enum" data-v="${json(values)}"${attrs}><label>${shown}${mark(required)} <select${required ? raw(" required") : ""}>${required ? "" : html`<option value="">(none)</option>`}${values.map(
+          html`<div class="field" data-k="enum" data-v="${json(values)}"${attrs}><label>${shown}${mark(required)} <select${need(required)}><option value="">${required ? "(choose)" : "(none)"}</option>${values.map(
             (value, index) =>
               html`<option value="${index}">${typeof value === "string" ? value : json(value)}</option>`,
           )}</select></label>${help(schema, description)}</div>\n`,
@@ -174,23 +199,29 @@ ${values.map((value) => html`<label class="check"><input type="checkbox"> ${type
         const bound = (name: string, value: unknown) =>
           typeof value === "number" ? html` ${raw(name)}="${value}"` : "";
         return sync(
-          html`<div class="field" data-k="number"${attrs}><label>${shown}${mark(required)} <input type="number" step="${step}"${bound("min", schema.minimum)}${bound("max", schema.maximum)}${required ? raw(" required") : ""}></label>${help(schema, description)}</div>\n`,
+          html`<div class="field" data-k="number"${attrs}><label>${shown}${mark(required)} <input type="number" step="${step}"${bound("min", schema.minimum)}${bound("max", schema.maximum)}${need(required)}></label>${help(schema, description)}</div>\n`,
         );
       }
       case "string": {
         fields.set(resolved.pointer, schema);
         const min = typeof schema.minLength === "number" ? schema.minLength : 0;
         const max = typeof schema.maxLength === "number" ? schema.maxLength : undefined;
-        const must = required && min > 0;
+        const format = typeof schema.format === "string" ? schema.format : undefined;
+        const type = (format !== undefined && Object.hasOwn(NATIVE, format) && NATIVE[format]) || "text";
+        // A date, time or date-time input offers a picker: its words need not say "a date".
+        const picker = type !== "text" && type !== "email" && type !== "url";
         const pattern =
-          typeof schema.pattern === "string" && validInHtml(schema.pattern) ? html` pattern="${schema.pattern}"` : "";
-        const common = html`${min > 0 ? html` minlength="${min}"` : ""}${must ? raw(" required") : ""} autocomplete="off" spellcheck="${schema.pattern === undefined && schema.format === undefined ? "true" : "false"}"`;
-        const long = (max === undefined || max > 200) && schema.pattern === undefined && schema.format === undefined;
+          !picker && typeof schema.pattern === "string" && validInHtml(schema.pattern)
+            ? html` pattern="${schema.pattern}"`
+            : "";
+        const common = html`${min > 0 && !picker ? html` minlength="${min}"` : ""}${need(required)} autocomplete="off"${picker ? "" : html` spellcheck="${schema.pattern === undefined && format === undefined ? "true" : "false"}"`}`;
+        const long = (max === undefined || max > 200) && schema.pattern === undefined && format === undefined;
         const control = long
           ? html`<textarea rows="3"${common}></textarea>`
-          : html`<input type="${schema.format === "email" ? "email" : schema.format === "uri" ? "url" : "text"}"${pattern}${common}>`;
+          : html`<input type="${type}"${pattern}${common}>`;
+        const converted = format === "time" || format === "date-time" ? html` data-f="${format}"` : "";
         return sync(
-          html`<div class="field" data-k="string"${attrs}><label>${shown}${mark(must)} ${control}</label>${help(schema, description)}</div>\n`,
+          html`<div class="field" data-k="string"${converted}${attrs}><label>${shown}${mark(required)} ${control}</label>${help(schema, description, picker)}</div>\n`,
         );
       }
       default:
@@ -200,7 +231,7 @@ ${values.map((value) => html`<label class="check"><input type="checkbox"> ${type
 
   function jsonField(shown: string, attrs: Html, required: boolean, description: string | undefined): Html {
     return sync(
-      html`<div class="field" data-k="json"${attrs}><label>${shown} (as JSON)${mark(required)} <textarea rows="3" spellcheck="false"></textarea></label>${description === undefined ? "" : html`<p class="help" data-help>${description}</p>`}</div>\n`,
+      html`<div class="field" data-k="json"${attrs}><label>${shown} (as JSON)${mark(required)} <textarea rows="3" spellcheck="false"${need(required)}></textarea></label>${description === undefined ? "" : html`<p class="help" data-help>${description}</p>`}</div>\n`,
     );
   }
 

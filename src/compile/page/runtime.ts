@@ -9,6 +9,19 @@
  * Plain JavaScript in a string (no template literal inside it), shipped as is inside an inline
  * module script allowed by its hash. No `eval`, no inline handlers, nothing loaded.
  *
+ * Errors: besides the validator's own failure, every field that fails its check and every
+ * required member missing from an object the value reaches (in an `anyOf`, the alternative the
+ * discriminator names, else the first one whose field check passes or that lacks no required
+ * member): so when the validator fails at an `anyOf`, the empty field that makes the chosen
+ * alternative fail is flagged in its place, not the whole alternative. An empty field is told
+ * "must be filled in", whatever keyword refused `""`.
+ *
+ * Times (`data-f`): a `time` or `datetime-local` input gives "14:30" or "2025-06-01T14:30"; the
+ * form wants RFC 3339 (§5.6), with seconds and an offset. The script adds ":00" when the input
+ * left the seconds out, then the offset of this browser's time zone at that local date and time
+ * (for a time alone, today's), so the person's wall-clock time is what is sent. A value loaded
+ * from JSON is shown in local time, and sent exactly as it came unless the person edits it.
+ *
  * @module
  */
 
@@ -40,6 +53,28 @@ const control = (el) => el.querySelector("input,select,textarea");
 const own = (el, selector) => el.querySelector(":scope > " + selector);
 const values = (el) => JSON.parse(el.dataset.v);
 const leaf = (el) => !/^(object|array|choice|optional|set)$/.test(el.dataset.k);
+const pad = (n) => String(n).padStart(2, "0");
+
+/** This browser's RFC 3339 offset at d: "+05:45". */
+function zone(d) {
+  const m = -Math.round(d.getTimezoneOffset());
+  const a = Math.abs(m);
+  return (m < 0 ? "-" : "+") + pad(Math.floor(a / 60)) + ":" + pad(a % 60);
+}
+
+/** A time or datetime-local input's value as RFC 3339: seconds, then the offset there. */
+function wire(f, s) {
+  if (s.length === 5 || s.length === 16) s += ":00";
+  return s + zone(f === "time" ? new Date() : new Date(s));
+}
+
+/** The inverse of wire, in local time; "" if unreadable. */
+function local(f, v) {
+  const d = new Date(f === "time" ? new Date().toISOString().slice(0, 11) + v : v);
+  if (typeof v !== "string" || isNaN(d)) return "";
+  const t = pad(d.getHours()) + ":" + pad(d.getMinutes()) + (d.getSeconds() || d.getMilliseconds() ? ":" + pad(d.getSeconds()) : "");
+  return f === "time" ? t : String(d.getFullYear()).padStart(4, "0") + "-" + pad(d.getMonth() + 1) + "-" + pad(d.getDate()) + "T" + t;
+}
 
 function describe(el, id, on) {
   const ids = (el.getAttribute("aria-describedby") || "").split(" ").filter((x) => x && x !== id);
@@ -143,6 +178,8 @@ function collect(el, pointer, at, bad) {
       return undefined;
     }
   }
+  // Unedited since load: exactly as it came.
+  if (el.dataset.f && s !== "") return s === el.dataset.shown ? el.dataset.raw : wire(el.dataset.f, s);
   return s === "" && !required ? undefined : s;
 }
 
@@ -173,7 +210,11 @@ function load(el, v) {
     if (kind === "enum") c.value = String(values(el).findIndex((x) => same(x, v)));
     else if (kind === "boolean" && c.type === "checkbox") c.checked = v === true;
     else if (kind === "json") c.value = v === undefined ? "" : JSON.stringify(v);
-    else c.value = v === undefined || v === null ? "" : String(v);
+    else if (el.dataset.f) {
+      c.value = local(el.dataset.f, v);
+      el.dataset.raw = v;
+      el.dataset.shown = c.value;
+    } else c.value = v === undefined || v === null ? "" : String(v);
     if (c.selectedIndex === -1) c.value = "";
   }
 }
@@ -185,6 +226,15 @@ function node(pointer) {
   return n;
 }
 
+/** Whether v may be the alternative at sp: its field check passes, or it lacks no required member. */
+function fits(v, sp) {
+  for (let i = 0; i < 64 && D.refs[sp] !== undefined; i++) sp = D.refs[sp];
+  const n = node(sp);
+  const c = C[D.fields[sp]];
+  if (c) return c.validate(v);
+  return isObject(n) && !(isObject(v) && Array.isArray(n.required) && n.required.some((m) => !Object.hasOwn(v, m)));
+}
+
 /** Every (instance location, schema location) pair the value reaches, following the form. */
 function walk(v, sp, ip, out) {
   const n = node(sp);
@@ -194,11 +244,12 @@ function walk(v, sp, ip, out) {
   (n.allOf || []).forEach((_, i) => walk(v, sp + "/allOf/" + i, ip, out));
   for (const k of ["anyOf", "oneOf"]) {
     if (!Array.isArray(n[k])) continue;
-    let pick = 0;
+    let pick = -1;
     n[k].forEach((_, i) => {
       const tag = D.tags[sp + "/" + k + "/" + i];
       if (tag && isObject(v) && same(v[tag[0]], tag[1])) pick = i;
     });
+    if (pick < 0) pick = Math.max(0, n[k].findIndex((_, i) => fits(v, sp + "/" + k + "/" + i)));
     walk(v, sp + "/" + k + "/" + pick, ip, out);
   }
   if (isObject(v) && isObject(n.properties))
@@ -213,15 +264,16 @@ function walk(v, sp, ip, out) {
   }
 }
 
-function failure(pointer, keywordLocation, member) {
+function failure(pointer, keywordLocation, member, v) {
   const keyword = keywordLocation.slice(keywordLocation.lastIndexOf("/") + 1);
-  const words = D.words[keywordLocation] || "does not match the form";
+  const words = v === "" ? "must be filled in" : D.words[keywordLocation] || "does not match the form";
   return { pointer, keyword, keywordLocation, message: (member === undefined ? "" : member + " ") + words };
 }
 
 /**
  * Why value does not match the form: the generated validator's keywordLocation first, at the
- * instance location it belongs to, then every field that fails its own check. [] when valid.
+ * instance location it belongs to, then every field that fails its own check and every missing
+ * member. [] when valid.
  */
 function explain(value) {
   if (V.validate(value)) return [];
@@ -231,7 +283,13 @@ function explain(value) {
   const errors = [];
   for (const x of visits) {
     const c = C[D.fields[x.sp]];
-    if (c !== undefined && x.v !== undefined && !c.validate(x.v)) errors.push(failure(x.ip, x.sp + c.lastFailure()));
+    if (c !== undefined && x.v !== undefined && !c.validate(x.v)) errors.push(failure(x.ip, x.sp + c.lastFailure(), undefined, x.v));
+    const n = node(x.sp);
+    if (isObject(x.v) && Array.isArray(n.required))
+      for (const m of n.required) {
+        const p = x.ip + "/" + token(m);
+        if (!Object.hasOwn(x.v, m) && !errors.some((e) => e.pointer === p)) errors.push(failure(p, x.sp + "/required", m));
+      }
   }
   const first = errors.findIndex((e) => e.keywordLocation === failed);
   if (first >= 0) errors.unshift(errors.splice(first, 1)[0]);
@@ -240,6 +298,14 @@ function explain(value) {
     const at = failed.slice(0, cut);
     const keyword = failed.slice(cut + 1);
     const candidates = visits.filter((x) => x.sp === at || (x.sp === failed && keyword !== "required"));
+    if (keyword === "anyOf" || keyword === "oneOf")
+      for (const x of candidates) {
+        const i = errors.findIndex((e) => (e.pointer + "/").startsWith(x.ip + "/"));
+        if (i >= 0) {
+          errors.unshift(errors.splice(i, 1)[0]);
+          return errors;
+        }
+      }
     let hit = candidates[0];
     let member;
     if (keyword === "required" || keyword === "additionalProperties") {

@@ -1,7 +1,10 @@
 /**
  * The rule of each keyword location of a form, in words, for the page for people: written at
  * build time, looked up in the browser by the `keywordLocation` the generated validator
- * reports (`lastFailure()`).
+ * reports (`lastFailure()`). Plain words only: a `pattern` is never shown (a regular
+ * expression means nothing to most people; the field's `description` is its hint), and a
+ * `format` is named as what it is ("a date", "an email address"), with an example where the
+ * text form matters.
  *
  * @module
  */
@@ -9,7 +12,7 @@ import { isJsonObject } from "../../json/is-json-object.ts";
 import { childPointer } from "../pointer.ts";
 import { keywordOf } from "../vocabulary.ts";
 
-type Words = (value: unknown, node: Readonly<Record<string, unknown>>) => string;
+type Words = (value: unknown) => string;
 
 const text = (value: unknown): string => JSON.stringify(value);
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
@@ -27,6 +30,24 @@ const typeNames: Readonly<Record<string, string>> = {
   null: "null",
 };
 
+/** What a value of each asserted format is, in words (`format` in the compiler's vocabulary). */
+const formatNames: Readonly<Record<string, string>> = {
+  date: "a date, such as 2025-06-01",
+  time: "a time with its offset from UTC, such as 14:30:00+02:00",
+  "date-time": "a date and time with its offset from UTC, such as 2025-06-01T14:30:00+02:00",
+  duration: "a duration, such as P3D or PT2H30M",
+  email: "an email address",
+  hostname: "a host name, such as example.org",
+  ipv4: "an IPv4 address, such as 192.0.2.1",
+  ipv6: "an IPv6 address, such as 2001:db8::1",
+  uri: "an absolute address (URI), such as https://example.org/",
+  "uri-reference": "an address (URI) or a relative one",
+  uuid: "a UUID, such as 123e4567-e89b-12d3-a456-426614174000",
+  "json-pointer": "a JSON Pointer, such as /a/0",
+  "relative-json-pointer": "a relative JSON Pointer, such as 0/a",
+  regex: "a regular expression",
+};
+
 /** The words of each asserting keyword; a keyword without an entry is named as itself. */
 const rules: ReadonlyMap<string, Words> = new Map(
   Object.entries({
@@ -39,11 +60,10 @@ const rules: ReadonlyMap<string, Words> = new Map(
     const: (value) => `must be ${text(value)}`,
     minLength: (value) => (value === 1 ? "must not be empty" : `must be at least ${characters(value)} long`),
     maxLength: (value) => `must be at most ${characters(value)} long`,
-    pattern: (value, node) =>
-      typeof node.description === "string"
-        ? `must be ${node.description.replace(/^An? /, (a) => a.toLowerCase()).replace(/\.$/, "")} (pattern ${value as string})`
-        : `must match the pattern ${value as string}`,
-    format: (value) => `must be a valid ${value as string}`,
+    // Not the expression itself, and not the description spliced into a sentence: the
+    // description is shown beside the field as its hint.
+    pattern: () => "does not have the expected form",
+    format: (value) => `must be ${formatNames[value as string] ?? `a valid ${value as string}`}`,
     minimum: (value) => `must be at least ${value as number}`,
     maximum: (value) => `must be at most ${value as number}`,
     exclusiveMinimum: (value) => `must be greater than ${value as number}`,
@@ -87,7 +107,7 @@ export function ruleWords(schema: unknown): Record<string, string> {
     if (!isJsonObject(node)) return;
     for (const [name, value] of Object.entries(node)) {
       const words = rules.get(name);
-      if (words !== undefined) out[childPointer(pointer, name)] = words(value, node);
+      if (words !== undefined) out[childPointer(pointer, name)] = words(value);
       for (const [tokens, sub] of keywordOf(name)?.subschemas?.(value) ?? [])
         walk(sub, childPointer(pointer, name, ...tokens));
     }
@@ -96,14 +116,17 @@ export function ruleWords(schema: unknown): Record<string, string> {
   return out;
 }
 
-/** The constraints of one field, in words, for its help text (`"must not be empty; …"`). */
-export function constraintWords(node: Readonly<Record<string, unknown>>): string[] {
+/**
+ * The constraints of one field, in words, for its help text (`"must not be empty; …"`): not
+ * its `pattern` (see the module summary), and its `format` only when `native` is false (a
+ * date input needs no "must be a date").
+ */
+export function constraintWords(node: Readonly<Record<string, unknown>>, native = false): string[] {
   const out: string[] = [];
   for (const name of [
     "minLength",
     "maxLength",
-    "pattern",
-    "format",
+    ...(native ? [] : ["format"]),
     "minimum",
     "exclusiveMinimum",
     "maximum",
@@ -113,7 +136,7 @@ export function constraintWords(node: Readonly<Record<string, unknown>>): string
     "maxItems",
   ]) {
     const words = rules.get(name);
-    if (words !== undefined && Object.hasOwn(node, name)) out.push(words(node[name], node));
+    if (words !== undefined && Object.hasOwn(node, name)) out.push(words(node[name]));
   }
   return out;
 }

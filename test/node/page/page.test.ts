@@ -15,6 +15,7 @@ import { moduleExpression } from "../../../src/compile/page/script.ts";
 import { ruleWords } from "../../../src/compile/page/words.ts";
 import { buildArrivalPage } from "../../../src/compile/page.ts";
 import { suiteGroups } from "../compile/suite-files.ts";
+import { bookingForm, bookingPattern } from "./booking-form.ts";
 
 const pageForm = JSON.parse(readFileSync(join(import.meta.dirname, "../../../forms/page.json"), "utf8")) as {
   p: string;
@@ -42,7 +43,7 @@ describe("A6 the page's controls, generated from the page form", () => {
 
   it("A6 names controls by the form: title textbox, a select of block kinds, Add/Remove buttons, Add children", () => {
     expect(page.html).toMatch(
-      /<label>title<span class="req" aria-hidden="true"> \*<\/span> <input type="text" minlength="1" required/,
+      /<label>title<span class="req" aria-hidden="true"> \*<\/span> <input type="text" minlength="1" aria-required="true"/,
     );
     expect(page.html).toContain(">Add block</button>");
     expect(page.html).toContain(">Remove block <span data-n></span></button>");
@@ -56,7 +57,7 @@ describe("A6 the page's controls, generated from the page form", () => {
     expect(page.html).toMatch(/<label>href <input type="text"/);
     // The marks are a group of checkboxes, the level a number input with its bounds.
     expect(page.html).toMatch(/<legend>marks<\/legend>\n<label class="check"><input type="checkbox"> bold<\/label>/);
-    expect(page.html).toMatch(/<input type="number" step="1" min="1" max="3" required>/);
+    expect(page.html).toMatch(/<input type="number" step="1" min="1" max="3" aria-required="true">/);
   });
 
   it("A6 the form carries no declarative WebMCP attributes (one tool per address, the imperative one with s)", () => {
@@ -98,9 +99,9 @@ describe("A6 the page's controls, generated from the page form", () => {
     expect(app.contentSecurityPolicy).not.toContain("connect-src");
     expect(page.contentSecurityPolicy).toContain("connect-src 'self'");
     // One generator: the same controls.
-    expect(app.html.slice(app.html.indexOf('<form id="gpt-form"'))).toBe(
-      page.html.slice(page.html.indexOf('<form id="gpt-form"')),
-    );
+    const controls = (html: string) =>
+      html.slice(html.indexOf('<form id="gpt-form"'), html.indexOf("<h2>For programs"));
+    expect(controls(app.html)).toBe(controls(page.html));
     console.log(
       `mcp-app page script: ${gzipped} B gzipped (http page: ${gzipSync(page.script?.text ?? "", { level: 9 }).length} B)`,
     );
@@ -124,10 +125,107 @@ describe("A6 words for each rule", () => {
     const words = ruleWords(pageForm.s);
     expect(words["/properties/title/maxLength"]).toBe("must be at most 200 characters long");
     expect(words["/properties/title/minLength"]).toBe("must not be empty");
-    expect(words["/$defs/span/properties/href/pattern"]).toMatch(/^must be an absolute https URL \(pattern \^https/);
+    expect(words["/$defs/span/properties/href/pattern"]).toBe("does not have the expected form");
     expect(words["/$defs/heading/properties/level/maximum"]).toBe("must be at most 3");
     expect(words["/$defs/block/anyOf"]).toBe("must match one of the alternatives");
     expect(words["/required"]).toBe("is required");
+  });
+});
+
+describe("A6 required marks, native inputs and plain words (issue 30)", () => {
+  const page = build(bookingForm, "booking");
+  /** The markup of the field of member `name` (its `data-p`). */
+  const field = (name: string): string => {
+    const match = new RegExp(`<(div|fieldset) class="field"[^>]*data-p="${name}"[^>]*>[\\s\\S]*?</\\1>`).exec(
+      page.html,
+    );
+    if (match === null) throw new Error(`no field ${name}`);
+    return match[0];
+  };
+  const mark = '<span class="req" aria-hidden="true"> *</span>';
+
+  it("A6 every required member is marked * and its control aria-required, whatever its type; optional ones are not", () => {
+    for (const name of ["day", "time", "arrival", "email", "slot", "name", "guests", "room", "extra"]) {
+      expect(field(name), name).toContain(mark);
+      expect(field(name), name).toMatch(/<(input|select|textarea)\b[^>]* aria-required="true"[ >]/);
+      // Not the native attribute: the form is novalidate, and Chromium would announce an empty
+      // required select or date input as invalid before the person did anything.
+      expect(field(name), name).not.toMatch(/ required[ >]/);
+    }
+    for (const name of ["website", "seating"]) {
+      expect(field(name), name).not.toContain(mark);
+      expect(field(name), name).not.toMatch(/required/);
+    }
+    // A required list with minItems is marked in its legend; a required boolean is a checkbox
+    // whose unchecked state is an answer (false), so it has nothing to fill and no mark.
+    expect(page.html).toMatch(
+      new RegExp(
+        `<fieldset data-k="array"[^>]*data-p="notes" data-r><legend>notes${mark.replace(/[*]/g, "\\*")}</legend>`,
+      ),
+    );
+    expect(field("vegetarian")).toContain('<input type="checkbox">');
+    expect(field("vegetarian")).not.toContain(mark);
+  });
+
+  it("A6 a required enum offers no silent default: it starts at (choose), which sends nothing", () => {
+    expect(field("room")).toContain(
+      '<select aria-required="true"><option value="">(choose)</option><option value="0">garden</option>',
+    );
+    expect(field("seating")).toContain('<select><option value="">(none)</option><option value="0">window</option>');
+  });
+
+  it("A6 the formats date, time, date-time, email and uri get native inputs; time and date-time are converted by the script", () => {
+    const type = (name: string) => /<input type="([a-z-]+)"/.exec(field(name))?.[1];
+    expect(type("day")).toBe("date");
+    expect(type("time")).toBe("time");
+    expect(type("arrival")).toBe("datetime-local");
+    expect(type("email")).toBe("email");
+    expect(type("website")).toBe("url");
+    expect(type("slot")).toBe("text");
+    expect(field("time")).toContain('data-f="time"');
+    expect(field("arrival")).toContain('data-f="date-time"');
+    expect(field("day")).not.toContain("data-f");
+    // A picker takes no text attributes (minlength, pattern and spellcheck do not apply to it).
+    expect(field("day")).not.toMatch(/minlength|pattern|spellcheck/);
+    expect(field("arrival")).toContain("Sent with this browser&#39;s offset from UTC.");
+  });
+
+  it("A6 words are plain: no regular expression, and the description is the field's hint, not spliced into a sentence", () => {
+    const words = ruleWords(bookingForm);
+    expect(words["/properties/slot/pattern"]).toBe("does not have the expected form");
+    expect(words["/properties/day/format"]).toBe("must be a date, such as 2025-06-01");
+    expect(words["/properties/arrival/format"]).toMatch(/^must be a date and time with its offset from UTC, such as /);
+    expect(words["/properties/website/format"]).toBe("must be an absolute address (URI), such as https://example.org/");
+    for (const text of Object.values(words)) {
+      expect(text).not.toContain(bookingPattern);
+      expect(text).not.toMatch(/pattern|The time/);
+    }
+    expect(field("slot")).toContain('<p class="help" data-help>The time, HH:MM, from 12:00 to 19:59.</p>');
+    // What a person reads: the markup without the script, the schema shown to programs and
+    // the pattern attribute.
+    const read = page.html
+      .replace(/<script\b[\s\S]*?<\/script>/g, "")
+      .replace(/<pre id="gpt-schema">[\s\S]*?<\/pre>/, "")
+      .replace(/ pattern="[^"]*"/g, "");
+    expect(read).not.toContain("1[2-9]");
+    expect(read).not.toMatch(/\(pattern /);
+  });
+});
+
+describe("A6 the words of each door (issue 30 item 11)", () => {
+  it("A6 the page tells a person s.description; p, the HTTP actor's words, stands under For programs", () => {
+    const page = build(bookingForm, "booking");
+    const [top, programs] = page.html.split("<h2>For programs</h2>");
+    expect(top).toContain(`<h1>booking</h1>\n<p class="content">${bookingForm.description}</p>`);
+    expect(top).not.toContain("Send it.");
+    expect(programs).toContain('<p class="content">Send it.</p>');
+  });
+
+  it("A6 without s.description the page tells a person p, once", () => {
+    const { description: _, ...plain } = bookingForm;
+    const page = build(plain, "booking");
+    expect(page.html.replace(/<script\b[\s\S]*?<\/script>/g, "").split("Send it.")).toHaveLength(2);
+    expect(page.html).toContain('<h1>booking</h1>\n<p class="content">Send it.</p>');
   });
 });
 
