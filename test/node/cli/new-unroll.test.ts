@@ -1,14 +1,11 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LintedFile } from "../../../src/cli/lint.ts";
 import { runCli } from "./run-cli.ts";
 
-const repository = join(import.meta.dirname, "../../..");
 let folder = "";
 
 beforeAll(async () => {
