@@ -1,6 +1,7 @@
 /**
  * The runtime entries stay thin and alone: the library's runtime code (`src/` but the build-time
- * `src/compile/`, `src/lint/`, `src/cli/` and the actor's side `src/client/`) touches no runtime global (`Deno`, `Bun`, `process`, `node:` modules) and
+ * `src/compile/`, `src/lint/`, `src/cli/`, the actor's side `src/client/` and the `node:http` server
+ * of gpt-address/node, `src/node/`) touches no runtime global (`Deno`, `Bun`, `process`, `node:` modules) and
  * imports nothing of the example; the example's entries (`examples/pages/<runtime>.ts`) are a
  * few lines each; and the
  * Vercel entry has the shape Vercel's edge runtime loads (`config.runtime = "edge"`, a default
@@ -25,8 +26,11 @@ function code(file: string): string {
     .replace(/^\s*\/\/.*$/gm, "");
 }
 
-/** Build-time code (Node only): the compiler, the form linter, the `gpt-address` command and the client. */
-const buildTime = /^src\/(compile|lint|cli|client)\//;
+/**
+ * Node-only code: the compiler, the form linter, the `gpt-address` command and the client (build
+ * time or the actor's side), and gpt-address/node (a `node:http` server, for Node, Bun and Deno).
+ */
+const buildTime = /^src\/(compile|lint|cli|client|node)\//;
 const runtimeCode = sources("src").filter((file) => !buildTime.test(file));
 const entries = ["node", "bun", "deno", "vercel", "worker"].map((runtime) => `examples/pages/${runtime}.ts`);
 const globals = /\bDeno\.|\bBun\.|\bprocess\.|from\s+"node:|from\s+"bun:/;
