@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { defineCommand } from "citty";
@@ -37,13 +38,19 @@ export function packageName(folder: string): string {
   return name === "" ? "gpt-address-project" : name.slice(0, 214);
 }
 
-/** The dependency spec of `gpt-address` for a project at `root`: `from` as npm takes it, paths made relative. */
+/**
+ * The dependency spec of `gpt-address` for a project at `root`: `^<version>` (the registry), or
+ * `from`. A `from` that names a file or folder (it exists, or starts with `.`, `/` or `file:`,
+ * or ends with `.tgz`) becomes `file:` and a path relative to the project; anything else (a git
+ * URL, `user/repo`, a version range) is passed to npm as it is.
+ */
 function gptAddressSpec(from: string | undefined, version: string, cwd: string, root: string): string {
   if (from === undefined) return `^${version}`;
-  if (/^(?:[a-z+]+:|@?[a-z0-9-]+\/|\^|~|\d)/i.test(from) && !from.startsWith("file:")) return from;
-  const path = resolve(cwd, from.replace(/^file:/, ""));
-  const relativePath = relative(root, path);
-  return `file:${isAbsolute(relativePath) ? path : relativePath.split("\\").join("/")}`;
+  const path = from.replace(/^file:/, "");
+  const local = from !== path || /^[./]/.test(from) || from.endsWith(".tgz") || existsSync(resolve(cwd, from));
+  if (!local) return from;
+  const relativePath = relative(root, resolve(cwd, path));
+  return `file:${isAbsolute(relativePath) ? resolve(cwd, path) : relativePath.split("\\").join("/")}`;
 }
 
 /** Every file of `folder` (recursively), as paths relative to it. */
