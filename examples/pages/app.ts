@@ -12,6 +12,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { type AddressOptions, address } from "../../src/address/address.ts";
 import { NO_SCRIPT_POLICY_FIELD } from "../../src/address/content-security-policy.ts";
+import { discovery } from "../../src/address/discovery.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
 import { prefersHtml } from "../../src/address/negotiate.ts";
 import type { RateLimit } from "../../src/address/rate-limit.ts";
@@ -145,7 +146,7 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
           : "GET it for the form; POST an act that validates against it.";
       return `${here}\n  ${what}\n`;
     });
-    const tools = `${new URL("/mcp", c.req.url).href}\n  the same addresses as MCP tools (Streamable HTTP).\n`;
+    const tools = `${new URL("/mcp", c.req.url).href}\n  the same addresses as MCP tools (Streamable HTTP).\n\nFor agents: ${new URL("/.well-known/api-catalog", c.req.url).href} (RFC 9727), ${new URL("/llms.txt", c.req.url).href}.\n`;
     c.header("Vary", "Accept");
     return c.text(`GPT addresses on this server:\n\n${lines.join("\n")}\n${tools}`);
   });
@@ -191,6 +192,18 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
       rateLimit,
       onLog: ops.onLog,
       ...options.mcp,
+    }),
+  );
+
+  // For agents: an RFC 9727 catalog, llms.txt and an MCP server card, listing exactly the
+  // addresses above (src/address/discovery.ts).
+  app.route(
+    "/",
+    discovery({
+      addresses: tools.map((tool) => ({ path: `/${tool.form.name}`, form: tool.form })),
+      name: "gpt-address example",
+      description: "The example addresses of gpt-address: publish a page of rich text, or leave feedback.",
+      mcp: "/mcp",
     }),
   );
 

@@ -39,6 +39,7 @@ export function renderIndex(entries: readonly IndexEntry[]): string {
 <main>
 <h1>GPT addresses on this server</h1>
 <p>Open an address to fill in its form. A program <code>GET</code>s it for the form as JSON and <code>POST</code>s an act.</p>
+<p>For agents: the <a href="/.well-known/api-catalog">API catalog</a> (RFC 9727), <a href="/llms.txt">llms.txt</a> and the <a href="/.well-known/mcp/server-card.json">MCP server card</a> list the same addresses.</p>
 <ul>
 ${entries.map(
   (entry) =>

@@ -25,6 +25,19 @@ export {
   type HeaderList,
   prepareArrival,
 } from "./arrival.ts";
+export {
+  API_CATALOG_PATH,
+  apiCatalog,
+  type DiscoveredAddress,
+  type DiscoveryAddress,
+  type DiscoveryOptions,
+  describeAddresses,
+  discovery,
+  LLMS_TXT_PATH,
+  llmsTxt,
+  SERVER_CARD_PATH,
+  serverCard,
+} from "./discovery.ts";
 export type { CompiledForm, FormValidate } from "./form.ts";
 export { satisfiesIfMatch } from "./precondition.ts";
 export {

@@ -120,14 +120,15 @@ export async function addressFiles(name: string): Promise<Record<string, string>
 
 /**
  * `app` (the text of `src/app.ts`) with address `name` mounted: its import after the last
- * import, its route after the last `app.route(…)` (or after `const app = new Hono…`). `null`
+ * import, its route after the last route of an address (`app.route("/<name>", <name>);`, or after
+ * `const app = new Hono…`). `null`
  * when either place is not there.
  */
 export function mountAddress(app: string, name: string): string | null {
   const identifier = camelName(name);
   const lines = app.split("\n");
   const lastImport = lines.findLastIndex((line) => /^import .* from "[^"]+";$/.test(line));
-  let routeAfter = lines.findLastIndex((line) => line.startsWith("app.route("));
+  let routeAfter = lines.findLastIndex((line) => /^app\.route\("\/[a-z][a-z0-9-]*", \w+\);$/.test(line));
   if (routeAfter < 0) routeAfter = lines.findIndex((line) => /^const app = new Hono\b/.test(line));
   if (lastImport < 0 || routeAfter < lastImport) return null;
   lines.splice(routeAfter + 1, 0, `app.route("/${name}", ${identifier});`);

@@ -5,8 +5,14 @@
  *
  * @module
  */
+import { discovery } from "gpt-address";
 import { Hono } from "hono";
+import { forms } from "./generated/forms.js";
 
 const app = new Hono();
+
+// For agents: an API catalog (/.well-known/api-catalog, RFC 9727) and /llms.txt, listing every
+// form of forms/ at /<name>, as the routes above serve them.
+app.route("/", discovery({ addresses: Object.values(forms).map((form) => ({ path: `/${form.name}`, form })) }));
 
 export default app;

@@ -25,7 +25,7 @@ describe("gpt-address new <name>", () => {
       expect(made.stdout).toContain(`wrote ${file}\n`);
     const app = await readFile(join(project, "src", "app.ts"), "utf8");
     expect(app).toContain('import hello from "./hello.ts";\nimport guestBook from "./guest-book.ts";\n');
-    expect(app).toContain('app.route("/hello", hello);\napp.route("/guest-book", guestBook);\n\nexport default app;');
+    expect(app).toContain('app.route("/hello", hello);\napp.route("/guest-book", guestBook);\n');
     const lint = await runCli(["lint", "--format", "json", join(project, "forms", "guest-book.json")], folder);
     expect(lint.code).toBe(0);
     expect((JSON.parse(lint.stdout) as LintedFile[])[0]?.findings).toEqual([]);
