@@ -1,8 +1,9 @@
 /**
  * The documentation points only at what exists: every relative link and every repository
  * path in backticks in README.md, docs/ and the READMEs under src/ names a file or folder of
- * the repository (or one the text tells the reader to create, or the build generates); and
- * docs/requirements.md has one row per requirement id, whose tests name that id.
+ * the repository (or one the text tells the reader to create, or the build generates);
+ * docs/requirements.md has one row per requirement id, whose tests name that id, and a glossary
+ * of the ids' prefixes, which every document naming an id links to.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -89,5 +90,19 @@ describe("documentation", () => {
       }
     }
     expect(unnamed).toEqual([]);
+  });
+
+  it("the glossary explains every prefix of the ids, and every document naming an id links to it", () => {
+    const glossary = read("docs/requirements.md").split("## Glossary")[1]?.split("\n## ")[0] ?? "";
+    const prefixes = [...glossary.matchAll(/^\| ([A-Z]) +\|/gm)].map((match) => match[1]);
+    expect(prefixes).toEqual([...new Set(ids.map((id) => id[0]))]);
+    const named = new RegExp(`\\b(?:${ids.join("|")})\\b`);
+    const unlinked = documents.filter(
+      (document) =>
+        document !== "docs/requirements.md" &&
+        named.test(read(document)) &&
+        !/\]\((?:\.\.\/)*(?:docs\/)?requirements\.md#glossary\)/.test(read(document)),
+    );
+    expect(unlinked).toEqual([]);
   });
 });
