@@ -1,13 +1,18 @@
 /**
  * The documentation points only at what exists: every relative link and every repository
  * path in backticks in README.md, docs/ and the READMEs under src/ names a file or folder of
- * the repository (or one the text tells the reader to create, or the build generates);
+ * the repository, or of a project `gpt-address init` makes (its templates, its first address,
+ * what `gpt-address build` writes), or one the text tells the reader to create (a file a
+ * snippet marker names, test/node/doc-snippets.ts), or one the build generates;
  * docs/requirements.md has one row per requirement id, whose tests name that id, and a glossary
  * of the ids' prefixes, which every document naming an id links to.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { FIRST_ADDRESS } from "../../../src/cli/runtimes.ts";
+import { addressFiles } from "../../../src/cli/scaffold.ts";
+import { snippetsOf } from "../doc-snippets.ts";
 
 const root = join(import.meta.dirname, "../../..");
 const read = (file: string) => readFileSync(join(root, file), "utf8");
@@ -24,6 +29,18 @@ const documents = [
 
 /** Paths the text tells the reader to create (README, "Add an address"), or that the build writes. */
 const notInTheRepository = new Set(["forms/greeting.json", "examples/pages/greeting.ts"]);
+
+/** The files of a project `gpt-address init` makes, on any runtime, and what its build writes. */
+async function projectPaths(): Promise<Set<string>> {
+  const paths = new Set(["package.json", "tsconfig.json", "src/generated", "src/generated/"]);
+  for (const folder of readdirSync(join(root, "templates"))) {
+    if (folder === "address") continue;
+    for (const file of readdirSync(join(root, "templates", folder), { recursive: true, encoding: "utf8" }))
+      paths.add(file.replace(/(^|\/)(gitignore|dev\.vars)$/, "$1.$2"));
+  }
+  for (const file of Object.keys(await addressFiles(FIRST_ADDRESS))) paths.add(file);
+  return paths;
+}
 const generated =
   /^(dist|examples\/pages\/generated|src\/mcp\/generated|bench\/results|worker-configuration\.d\.ts)(\/|$)/;
 
@@ -45,14 +62,18 @@ function namedPaths(document: string): string[] {
 }
 
 describe("documentation", () => {
-  it("names only files and folders that exist", () => {
+  it("names only files and folders that exist", async () => {
     expect(documents).toContain("docs/requirements.md");
-    const missing = documents.flatMap((document) =>
-      namedPaths(document)
+    const inAProject = await projectPaths();
+    expect(inAProject).toContain("src/app.ts");
+    const missing = documents.flatMap((document) => {
+      const created = new Set(document.startsWith("src/") ? [] : snippetsOf(document).map((snippet) => snippet.path));
+      return namedPaths(document)
         .filter((path) => !notInTheRepository.has(path) && !generated.test(path))
+        .filter((path) => !inAProject.has(path) && !created.has(path))
         .filter((path) => !existsSync(join(root, path)))
-        .map((path) => `${document}: ${path}`),
-    );
+        .map((path) => `${document}: ${path}`);
+    });
     expect(missing).toEqual([]);
   });
 
