@@ -14,6 +14,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { FIRST_ADDRESS } from "../../src/cli/runtimes.ts";
+import { addressFiles } from "../../src/cli/scaffold.ts";
 
 export const root = join(import.meta.dirname, "../..");
 
@@ -106,4 +108,19 @@ export function snippetsOf(document: string): Snippet[] {
     });
   }
   return snippets;
+}
+
+/**
+ * The files of a project `gpt-address init` makes, on any runtime (its templates and its first
+ * address), and the folder `gpt-address build` writes, `src/generated/`.
+ */
+export async function projectPaths(): Promise<Set<string>> {
+  const paths = new Set(["package.json", "tsconfig.json", "src/generated", "src/generated/"]);
+  for (const folder of readdirSync(join(root, "templates"))) {
+    if (folder === "address") continue;
+    for (const file of readdirSync(join(root, "templates", folder), { recursive: true, encoding: "utf8" }))
+      paths.add(file.replace(/(^|\/)(gitignore|dev\.vars)$/, "$1.$2"));
+  }
+  for (const file of Object.keys(await addressFiles(FIRST_ADDRESS))) paths.add(file);
+  return paths;
 }

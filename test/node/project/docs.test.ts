@@ -10,9 +10,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FIRST_ADDRESS } from "../../../src/cli/runtimes.ts";
-import { addressFiles } from "../../../src/cli/scaffold.ts";
-import { snippetsOf } from "../doc-snippets.ts";
+import { projectPaths, snippetsOf } from "../doc-snippets.ts";
 
 const root = join(import.meta.dirname, "../../..");
 const read = (file: string) => readFileSync(join(root, file), "utf8");
@@ -30,17 +28,6 @@ const documents = [
 /** Paths the text tells the reader to create (README, "Add an address"), or that the build writes. */
 const notInTheRepository = new Set(["forms/greeting.json", "examples/pages/greeting.ts"]);
 
-/** The files of a project `gpt-address init` makes, on any runtime, and what its build writes. */
-async function projectPaths(): Promise<Set<string>> {
-  const paths = new Set(["package.json", "tsconfig.json", "src/generated", "src/generated/"]);
-  for (const folder of readdirSync(join(root, "templates"))) {
-    if (folder === "address") continue;
-    for (const file of readdirSync(join(root, "templates", folder), { recursive: true, encoding: "utf8" }))
-      paths.add(file.replace(/(^|\/)(gitignore|dev\.vars)$/, "$1.$2"));
-  }
-  for (const file of Object.keys(await addressFiles(FIRST_ADDRESS))) paths.add(file);
-  return paths;
-}
 const generated =
   /^(dist|examples\/pages\/generated|src\/mcp\/generated|bench\/results|worker-configuration\.d\.ts)(\/|$)/;
 
