@@ -1,8 +1,8 @@
 /**
- * `npm run docs:lint`: writes the parts of README.md and docs/lint.md that come from data, the
- * rule table (each rule's `meta`), the rule pages (their docs examples), the actor profiles and
- * the actor table of the example forms, between `<!-- gpt-address:NAME -->` markers. A test
- * fails when they are stale.
+ * `npm run docs:lint`: writes the parts of docs/lint.md that come from data, the rule table
+ * (each rule's `meta`), the rule pages (their docs examples), the actor profiles and the actor
+ * table of the example forms, between `<!-- gpt-address:NAME -->` markers. A test fails when
+ * they are stale.
  *
  * @module
  */
@@ -23,7 +23,7 @@ export function ruleTable(): string {
   for (const { meta } of rules) {
     const when = meta.actors ? " (with `--actors`)" : "";
     lines.push(
-      `| [\`${meta.id}\`](docs/lint.md#${meta.id}) | ${meta.severity} | ${meta.requirement} | ${meta.description}${when} |`,
+      `| [\`${meta.id}\`](#${meta.id}) | ${meta.severity} | ${meta.requirement} | ${meta.description}${when} |`,
     );
   }
   return lines.join("\n");
@@ -165,22 +165,20 @@ export function replaceMarked(text: string, name: string, content: string): stri
   return `${text.slice(0, start + open.length)}\n${content}\n${text.slice(end)}`;
 }
 
-/** README.md and docs/lint.md as they should be. */
-export async function renderDocs(): Promise<{ readme: string; lint: string }> {
-  let readme = await readFile(join(root, "README.md"), "utf8");
-  readme = replaceMarked(readme, "rules", ruleTable());
-  readme = replaceMarked(readme, "actors", await exampleActorTable());
+/** docs/lint.md as it should be. */
+export async function renderDocs(): Promise<{ lint: string }> {
   let lint = await readFile(join(root, "docs", "lint.md"), "utf8");
+  lint = replaceMarked(lint, "rules", ruleTable());
+  lint = replaceMarked(lint, "actors", await exampleActorTable());
   lint = replaceMarked(lint, "rule-pages", rulePages());
   lint = replaceMarked(lint, "profiles", profileList());
   lint = replaceMarked(lint, "template", await templateSection());
   lint = replaceMarked(lint, "trade-offs", tradeOffTable());
-  return { readme, lint };
+  return { lint };
 }
 
 if (import.meta.main) {
-  const { readme, lint } = await renderDocs();
-  await writeFile(join(root, "README.md"), readme);
+  const { lint } = await renderDocs();
   await writeFile(join(root, "docs", "lint.md"), lint);
-  console.log("wrote README.md and docs/lint.md");
+  console.log("wrote docs/lint.md");
 }

@@ -46,7 +46,7 @@ export interface FeedbackReceived {
 /**
  * What an address without an act of its own answers (R1): a form dropped into `forms/` is
  * served at `/<name>` and its valid acts are acknowledged, and nothing else happens, until the
- * app gives it an act (README, "Add an address").
+ * app gives it an act (docs/contributing.md, "Adding an address to the example server").
  */
 export interface Received {
   readonly received: true;

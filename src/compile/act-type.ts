@@ -38,7 +38,7 @@ export interface ActType {
   readonly fallback: string | null;
 }
 
-/** The root type's name, whatever the form's `title` or `$id` (README: "Build"). */
+/** The root type's name, whatever the form's `title` or `$id` (docs/package.md, "The `Act` type"). */
 export const ACT_TYPE_NAME = "Act";
 
 /**

@@ -78,7 +78,7 @@ export function renderActorTable(rows: ReadonlyArray<ActorRow>): string {
     .join("\n");
 }
 
-/** The table as Markdown, one column per form: the README's actor table. */
+/** The table as Markdown, one column per form: the actor table of docs/lint.md. */
 export function renderActorMarkdown(forms: ReadonlyArray<{ file: string; rows: ReadonlyArray<ActorRow> }>): string {
   const escapeCell = (text: string) => text.replaceAll("|", "\\|");
   const header = `| actor | ${forms.map((form) => `\`${form.file}\``).join(" | ")} |`;

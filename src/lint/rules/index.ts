@@ -1,5 +1,5 @@
 /**
- * Every lint rule, in the order the README lists them. Adding a rule: one file in this folder
+ * Every lint rule, in the order docs/lint.md lists them. Adding a rule: one file in this folder
  * (its `meta` with docs examples, and `check`), plus one entry here.
  *
  * @module

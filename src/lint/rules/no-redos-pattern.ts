@@ -52,8 +52,8 @@ export const longestProbe = 65_536;
 /**
  * CPU time (ms) that matching one `pattern` may cost per act, for a bounded polynomial pattern:
  * recheck's attack at `maxLength`, times the strings at that bound one act can carry. Parsing
- * a hostile body at the default limit of 1 MiB already costs about as much (README: 7–37 ms in
- * `parseJson`, 10–80 ms to refuse one), so a pattern within the budget at most about doubles
+ * a hostile body at the default limit of 1 MiB already costs about as much (7–37 ms in
+ * `parseJson`; 10–80 ms to refuse one, docs/address.md, `maxBytes`), so a pattern within the budget at most about doubles
  * the worst act; above it, the pattern is the act's dominant cost.
  */
 export const actBudgetMs = probeBudgetMs;

@@ -1,12 +1,16 @@
 /**
  * The documentation points only at what exists: every relative link and every repository
  * path in backticks in README.md, docs/ and the READMEs under src/ names a file or folder of
- * the repository (or one the text tells the reader to create, or the build generates); and
- * docs/requirements.md has one row per requirement id, whose tests name that id.
+ * the repository, or of a project `gpt-address init` makes (its templates, its first address,
+ * what `gpt-address build` writes), or one the text tells the reader to create (a file a
+ * snippet marker names, test/node/doc-snippets.ts), or one the build generates;
+ * docs/requirements.md has one row per requirement id, whose tests name that id, and a glossary
+ * of the ids' prefixes, which every document naming an id links to.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { projectPaths, snippetsOf } from "../doc-snippets.ts";
 
 const root = join(import.meta.dirname, "../../..");
 const read = (file: string) => readFileSync(join(root, file), "utf8");
@@ -23,6 +27,7 @@ const documents = [
 
 /** Paths the text tells the reader to create (README, "Add an address"), or that the build writes. */
 const notInTheRepository = new Set(["forms/greeting.json", "examples/pages/greeting.ts"]);
+
 const generated =
   /^(dist|examples\/pages\/generated|src\/mcp\/generated|bench\/results|worker-configuration\.d\.ts)(\/|$)/;
 
@@ -44,14 +49,18 @@ function namedPaths(document: string): string[] {
 }
 
 describe("documentation", () => {
-  it("names only files and folders that exist", () => {
+  it("names only files and folders that exist", async () => {
     expect(documents).toContain("docs/requirements.md");
-    const missing = documents.flatMap((document) =>
-      namedPaths(document)
+    const inAProject = await projectPaths();
+    expect(inAProject).toContain("src/app.ts");
+    const missing = documents.flatMap((document) => {
+      const created = new Set(document.startsWith("src/") ? [] : snippetsOf(document).map((snippet) => snippet.path));
+      return namedPaths(document)
         .filter((path) => !notInTheRepository.has(path) && !generated.test(path))
+        .filter((path) => !inAProject.has(path) && !created.has(path))
         .filter((path) => !existsSync(join(root, path)))
-        .map((path) => `${document}: ${path}`),
-    );
+        .map((path) => `${document}: ${path}`);
+    });
     expect(missing).toEqual([]);
   });
 
@@ -89,5 +98,19 @@ describe("documentation", () => {
       }
     }
     expect(unnamed).toEqual([]);
+  });
+
+  it("the glossary explains every prefix of the ids, and every document naming an id links to it", () => {
+    const glossary = read("docs/requirements.md").split("## Glossary")[1]?.split("\n## ")[0] ?? "";
+    const prefixes = [...glossary.matchAll(/^\| ([A-Z]) +\|/gm)].map((match) => match[1]);
+    expect(prefixes).toEqual([...new Set(ids.map((id) => id[0]))]);
+    const named = new RegExp(`\\b(?:${ids.join("|")})\\b`);
+    const unlinked = documents.filter(
+      (document) =>
+        document !== "docs/requirements.md" &&
+        named.test(read(document)) &&
+        !/\]\((?:\.\.\/)*(?:docs\/)?requirements\.md#glossary\)/.test(read(document)),
+    );
+    expect(unlinked).toEqual([]);
   });
 });
