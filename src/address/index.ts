@@ -39,6 +39,7 @@ export {
 export type { Rejection, RejectionCode } from "./rejection.ts";
 export {
   DEFAULT_MAX_BYTES,
+  type ParseLimits,
   parseAct,
   type Refusal,
   receiveAct,
