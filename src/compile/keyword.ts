@@ -53,7 +53,7 @@ export interface Compiler {
   /**
    * A boolean expression: is the member `name` of the object `data`, already read as not
    * `undefined`, its own? `hasOwn` in `validate`; in `validateParsed`, while `Object.prototype`
-   * has no property of that name (nor of any other member name the module reads), the read
+   * has no property of that name (asked there and then, `name in Object.prototype`), the read
    * itself has said so and the expression is `true` without a call.
    */
   own(data: Code, name: string): Code;
