@@ -13,7 +13,7 @@ import { helperSources } from "./helpers/index.ts";
 import type { Compiler, HelperName, InstanceType } from "./keyword.ts";
 import { typeTest } from "./keywords/type-guards.ts";
 import { childPointer, parsePointer } from "./pointer.ts";
-import { type Code, id, join, js, json } from "./safe-format.ts";
+import { type Code, id, js, json } from "./safe-format.ts";
 import { vocabulary } from "./vocabulary.ts";
 
 /** The instance-type group each JSON Schema type name belongs to. */
