@@ -39,6 +39,7 @@ export {
   forwardedClient,
   type HeaderList,
   type MessageRefusalCode,
+  type ParseLimits,
   parseAct,
   prepareArrival,
   type RateLimit,

@@ -56,7 +56,12 @@ export interface AddressOptions<Act, E extends Env = Env> {
    * only ever sees 204 (R2). Exceptions it throws are logged and otherwise ignored.
    */
   readonly onReject?: (rejection: Rejection) => void;
-  /** The largest act body accepted, in bytes (V1). Default 1 MiB (1,048,576). */
+  /**
+   * The largest act body accepted, in bytes (V1). Default: the longest valid act as a
+   * serializer writes it (`form.maxBytes`: every character escaped, numbers in 32 bytes, a
+   * whitespace margin; src/compile/README.md) when the form bounds it below 1 MiB, else 1 MiB
+   * (1,048,576).
+   */
   readonly maxBytes?: number;
   /**
    * The most arrays and objects an act may nest (counting the root). Default: the form's own
@@ -70,6 +75,17 @@ export interface AddressOptions<Act, E extends Env = Env> {
    * (`form.maxStringLength`), or none when the form admits unbounded strings.
    */
   readonly maxStringLength?: number;
+  /**
+   * The most members any object of an act may have (V2; a non-negative safe integer, or
+   * `Infinity` for none); one more is refused by the parser (`json-syntax:too-many-members`)
+   * before it is read. Default: the form's own bound (`form.maxMembers`), or none.
+   */
+  readonly maxMembers?: number;
+  /**
+   * The most items any array of an act may have, as {@link maxMembers}
+   * (`json-syntax:too-many-items`). Default: the form's own bound (`form.maxItems`), or none.
+   */
+  readonly maxItems?: number;
   /** When set, every GET/HEAD answer carries it as the advisory `GPT-Type` field (A4). */
   readonly gptType?: string;
   /**
@@ -130,7 +146,7 @@ const ALLOW = "GET, HEAD, POST, OPTIONS";
  * @param options - {@link AddressOptions}.
  * @returns a Hono app answering at its root path `/`.
  * @throws {RangeError} when `maxBytes` or `maxDepth` is not a non-negative safe integer, or
- *   `maxStringLength` neither that nor `Infinity`.
+ *   `maxStringLength`, `maxMembers` or `maxItems` neither that nor `Infinity`.
  * @see https://www.rfc-editor.org/rfc/rfc9110#section-13.1.2 (If-None-Match)
  * @see https://www.rfc-editor.org/rfc/rfc9457 (problem details, development mode)
  * @example

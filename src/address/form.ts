@@ -74,4 +74,24 @@ export interface CompiledForm<Act = unknown> {
    * unbounded strings. The parser's default `maxStringLength` (DESIGN.md §6).
    */
   readonly maxStringLength: number | null;
+  /**
+   * The most members any object of a valid act can have (`admittedMembers`: a closed object's
+   * properties, `maxProperties`); or `null` when the form admits an object with open names and
+   * no `maxProperties`. The parser's default `maxMembers`. Absent from a form built before it
+   * existed: no bound.
+   */
+  readonly maxMembers?: number | null;
+  /**
+   * The most items any array of a valid act can have (`admittedItems`: `maxItems`,
+   * `prefixItems` with `items: false`); or `null` when unbounded. The parser's default
+   * `maxItems`. Absent from a form built before it existed: no bound.
+   */
+  readonly maxItems?: number | null;
+  /**
+   * The longest valid act as any serializer writes it, in bytes (`admittedBytes`: every
+   * character escaped, numbers in 32 bytes, a whitespace margin before every value; see
+   * src/compile/README.md); or `null` when the form does not bound it. The default `maxBytes`
+   * when it is below 1 MiB. Absent from a form built before it existed: 1 MiB.
+   */
+  readonly maxBytes?: number | null;
 }

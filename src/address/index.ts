@@ -52,6 +52,7 @@ export {
 export type { Rejection, RejectionCode } from "./rejection.ts";
 export {
   DEFAULT_MAX_BYTES,
+  type ParseLimits,
   parseAct,
   type Refusal,
   receiveAct,

@@ -41,6 +41,10 @@ export interface VerificationLimits {
    * a non-negative safe integer, or `Infinity` for none.
    */
   readonly maxStringLength: number;
+  /** The most members any object of the value may have (V2); a non-negative safe integer, or `Infinity`. */
+  readonly maxMembers: number;
+  /** The most items any array of the value may have (V2); a non-negative safe integer, or `Infinity`. */
+  readonly maxItems: number;
   /** The time the whole body may take to arrive, in milliseconds (`readBody`'s `deadlineMs`). */
   readonly bodyDeadlineMs: number;
   /**
@@ -75,7 +79,11 @@ export type Verification<T> = Verified<T> | Refusal;
 
 /** Options {@link verificationLimits} resolves; both optional. */
 export interface VerificationLimitOptions {
-  /** The largest body accepted, in bytes. Default {@link DEFAULT_MAX_BYTES}. */
+  /**
+   * The largest body accepted, in bytes. Default: the form's own bound (`form.maxBytes`, the
+   * longest valid act as a serializer writes it) when it is below {@link DEFAULT_MAX_BYTES},
+   * else {@link DEFAULT_MAX_BYTES}.
+   */
   readonly maxBytes?: number;
   /**
    * The most arrays and objects a value may nest (counting the root). Default: the form's own
@@ -89,6 +97,16 @@ export interface VerificationLimitOptions {
    */
   readonly maxStringLength?: number;
   /**
+   * The most members any object of a value may have (a non-negative safe integer, or
+   * `Infinity` for none). Default: the form's own bound (`form.maxMembers`), or none.
+   */
+  readonly maxMembers?: number;
+  /**
+   * The most items any array of a value may have (a non-negative safe integer, or `Infinity`
+   * for none). Default: the form's own bound (`form.maxItems`), or none.
+   */
+  readonly maxItems?: number;
+  /**
    * The time the whole body may take to arrive, in milliseconds (a positive number; `Infinity`
    * for none). Default {@link DEFAULT_BODY_DEADLINE_MS}, 5 s.
    */
@@ -96,25 +114,30 @@ export interface VerificationLimitOptions {
 }
 
 /**
- * Resolves the limits of one form's verification from options and the form's own bound.
+ * Resolves the limits of one form's verification from options and the form's own bounds.
  *
- * @param form - the compiled form (its `maxDepth` and `maxStringLength` are the defaults).
+ * @param form - the compiled form (its `maxDepth`, `maxStringLength`, `maxMembers`, `maxItems`
+ *   and `maxBytes` are the defaults; a module built before one of them existed has none).
  * @param options - {@link VerificationLimitOptions}.
  * @param who - the caller named in the error message (`"address()"`, `"mcp()"`).
  * @returns the resolved {@link VerificationLimits}.
  * @throws {RangeError} when `maxBytes` or `maxDepth` is not a non-negative safe integer,
- *   `maxStringLength` neither that nor `Infinity`, or `bodyDeadlineMs` not a positive number.
+ *   `maxStringLength`, `maxMembers` or `maxItems` neither that nor `Infinity`, or
+ *   `bodyDeadlineMs` not a positive number.
  */
 export function verificationLimits(
-  form: Pick<CompiledForm, "maxDepth" | "maxStringLength">,
+  form: Pick<CompiledForm, "maxDepth" | "maxStringLength" | "maxMembers" | "maxItems" | "maxBytes">,
   options: VerificationLimitOptions = {},
   who = "address()",
 ): VerificationLimits {
+  // A form module built before a bound existed has none: no bound, as for null.
+  const formBytes = form.maxBytes ?? DEFAULT_MAX_BYTES;
   return {
-    maxBytes: limit(who, "maxBytes", options.maxBytes ?? DEFAULT_MAX_BYTES),
+    maxBytes: limit(who, "maxBytes", options.maxBytes ?? Math.min(formBytes, DEFAULT_MAX_BYTES)),
     maxDepth: limit(who, "maxDepth", options.maxDepth ?? form.maxDepth ?? DEFAULT_MAX_DEPTH),
-    // A form module built before maxStringLength existed has none: no bound, as for null.
-    maxStringLength: lengthLimit(who, options.maxStringLength ?? form.maxStringLength ?? Infinity),
+    maxStringLength: countLimit(who, "maxStringLength", options.maxStringLength ?? form.maxStringLength ?? Infinity),
+    maxMembers: countLimit(who, "maxMembers", options.maxMembers ?? form.maxMembers ?? Infinity),
+    maxItems: countLimit(who, "maxItems", options.maxItems ?? form.maxItems ?? Infinity),
     bodyDeadlineMs: deadline(who, options.bodyDeadlineMs ?? DEFAULT_BODY_DEADLINE_MS),
   };
 }
@@ -263,25 +286,32 @@ export function closesUnread(request: Request, message?: NodeMessage): boolean {
   return message === undefined || lingerUnread(message, request.headers);
 }
 
+/** The limits {@link parseAct} reads: `maxDepth`, and the others when present (absent: no bound). */
+export type ParseLimits = Pick<VerificationLimits, "maxDepth" | "lineColumn"> &
+  Partial<Pick<VerificationLimits, "maxStringLength" | "maxMembers" | "maxItems">>;
+
 /**
  * Stage 2, the strict parser (V2): UTF-8 JSON bytes to a value, refusing duplicate names,
  * trailing bytes, lone surrogates, nesting deeper than `limits.maxDepth`, a string or member
- * name longer than `limits.maxStringLength` (UTF-16 code units; absent: no bound) and
- * everything else `parseJson` refuses.
+ * name longer than `limits.maxStringLength` (UTF-16 code units), an object of more members than
+ * `limits.maxMembers`, an array of more items than `limits.maxItems` (each absent: no bound)
+ * and everything else `parseJson` refuses.
  *
  * @param bytes - the bytes read.
- * @param limits - `maxDepth`, `maxStringLength` and `lineColumn` are used.
+ * @param limits - {@link ParseLimits}.
  * @returns the value, or a {@link Refusal} coded `json-syntax:<JsonSyntaxError code>`.
  * @see ../json/parse.ts
  */
-export function parseAct(
-  bytes: Uint8Array,
-  limits: Pick<VerificationLimits, "maxDepth" | "lineColumn"> & { readonly maxStringLength?: number },
-): Verification<unknown> {
+export function parseAct(bytes: Uint8Array, limits: ParseLimits): Verification<unknown> {
   try {
     return {
       ok: true,
-      value: parseJson(bytes, { maxDepth: limits.maxDepth, maxStringLength: limits.maxStringLength ?? Infinity }),
+      value: parseJson(bytes, {
+        maxDepth: limits.maxDepth,
+        maxStringLength: limits.maxStringLength ?? Infinity,
+        maxMembers: limits.maxMembers ?? Infinity,
+        maxItems: limits.maxItems ?? Infinity,
+      }),
     };
   } catch (error) {
     if (error instanceof JsonSyntaxError) {
@@ -319,11 +349,7 @@ export function validateAct<Act>(value: unknown, form: CompiledForm<Act>): Verif
  * @param limits - as for {@link parseAct}.
  * @returns the valid act, or the first stage's {@link Refusal}.
  */
-export function verifyBytes<Act>(
-  bytes: Uint8Array,
-  form: CompiledForm<Act>,
-  limits: Pick<VerificationLimits, "maxDepth" | "lineColumn"> & { readonly maxStringLength?: number },
-): Verification<Act> {
+export function verifyBytes<Act>(bytes: Uint8Array, form: CompiledForm<Act>, limits: ParseLimits): Verification<Act> {
   const parsed = parseAct(bytes, limits);
   return parsed.ok ? validateAct(parsed.value, form) : parsed;
 }
@@ -382,9 +408,9 @@ function limit(who: string, name: string, value: number): number {
   return value;
 }
 
-function lengthLimit(who: string, value: number): number {
+function countLimit(who: string, name: string, value: number): number {
   if (value !== Infinity && !(Number.isSafeInteger(value) && value >= 0)) {
-    throw new RangeError(`${who}: maxStringLength must be a non-negative safe integer or Infinity, got ${value}`);
+    throw new RangeError(`${who}: ${name} must be a non-negative safe integer or Infinity, got ${value}`);
   }
   return value;
 }

@@ -21,7 +21,14 @@ export const DEFAULT_OUT_DIR = "src/generated";
 
 /** One line per built form: where it went and the bounds the address takes from it. */
 export function describeBuilt(form: BuiltForm): string {
-  const bounds = `maxDepth ${form.maxDepth ?? "unbounded"}, maxStringLength ${form.maxStringLength ?? "unbounded"}`;
+  const bound = (value: number | null) => value ?? "unbounded";
+  const bounds = [
+    `maxDepth ${bound(form.maxDepth)}`,
+    `maxStringLength ${bound(form.maxStringLength)}`,
+    `maxMembers ${bound(form.maxMembers)}`,
+    `maxItems ${bound(form.maxItems)}`,
+    `maxBytes ${bound(form.maxBytes)}`,
+  ].join(", ");
   const type = form.typeFallback === null ? "" : `\n  its Act type is unknown: ${form.typeFallback}`;
   return `built ${form.file} → ${form.module} (${form.arrivalBytes} bytes on GET, ${bounds})${type}`;
 }

@@ -1,13 +1,15 @@
 /**
- * The one traversal behind `admittedDepth` and `admittedStringLength`: an upper bound on a
- * measure of every instance valid against a form, computed from the schema alone.
+ * The one traversal behind `admittedDepth`, `admittedStringLength`, `admittedMembers`,
+ * `admittedItems` and `admittedBytes`: an upper bound on a measure of every instance valid
+ * against a form, computed from the schema alone.
  *
  * A {@link Measure} says what the node's own structure (its `type`, items and members) gives;
  * the keywords add their part through their hooks (src/compile/keyword.ts): `bound`, the same
  * rule for every measure (`allOf` the least of its branches, `anyOf` the greatest, `$ref` its
- * target's), and the measure's own hook (`depth`, `stringLength`). A node's bound is the least
- * of its structure's and of its keywords'. A reference cycle is unbounded unless the node
- * itself bounds it.
+ * target's), the measure's own hook (`depth`, `stringLength`, `bytes`), and for a measure of
+ * values (`Measure.value`) the values a keyword lists (`const`, `enum`). A node's bound is the
+ * least of its structure's and of its keywords'. A reference cycle is unbounded unless the
+ * node itself bounds it.
  *
  * Bounds are numbers: −∞ when the schema admits nothing, +∞ when nothing bounds the measure.
  *
@@ -39,10 +41,12 @@ export interface OwnContext {
 
 /** One quantity of an instance that {@link AdmittedBound} bounds from above. */
 export interface Measure {
-  /** The keyword hook that holds a keyword's own part of this measure. */
-  readonly hook: "depth" | "stringLength";
+  /** The keyword hook that holds a keyword's own part of this measure, if any. */
+  readonly hook?: "depth" | "stringLength" | "bytes";
   /** The bound that the node's `type` and structure give (before its keywords' hooks). */
   own(node: SchemaNode, context: OwnContext): number;
+  /** The measure of one JSON value: with it, `const` and `enum` bound a node by what they list. */
+  value?(value: unknown): number;
 }
 
 /** The instance types a node admits: its `type` (with `integer` as is), or all of them. */
@@ -105,25 +109,28 @@ export class AdmittedBound {
       target: () => this.of(this.#document.refTarget(pointer)),
       stringOf: (...tokens) => this.#stringInstances().of(childPointer(pointer, ...tokens)),
     });
-    const hook = this.#measure.hook;
+    const { hook, value } = this.#measure;
     let bound = this.#measure.own(node, {
       of,
       keywords: (instance) =>
-        present.reduce(
-          (least, keyword) =>
-            keyword.instance === instance && keyword[hook] !== undefined
-              ? Math.min(least, keyword[hook](context(keyword)))
-              : least,
-          Infinity,
-        ),
+        present.reduce((least, keyword) => {
+          const own = hook === undefined ? undefined : keyword[hook];
+          return keyword.instance === instance && own !== undefined ? Math.min(least, own(context(keyword))) : least;
+        }, Infinity),
       items: () => this.#items(node, of),
       memberValues: () => this.#memberValues(node, of),
     });
     // The keywords that bound the whole instance by themselves (each keyword file says how).
     for (const keyword of present) {
       if (keyword.bound !== undefined) bound = Math.min(bound, keyword.bound(context(keyword)));
-      const own = keyword[hook];
+      const own = hook === undefined ? undefined : keyword[hook];
       if (own !== undefined && keyword.instance === "any") bound = Math.min(bound, own(context(keyword)));
+      if (value !== undefined && keyword.listed !== undefined) {
+        const greatest = keyword
+          .listed(node[keyword.name])
+          .reduce<number>((most, v) => Math.max(most, value(v)), -Infinity);
+        bound = Math.min(bound, greatest);
+      }
     }
     return bound;
   }
@@ -138,7 +145,11 @@ export class AdmittedBound {
     const max = typeof node.maxItems === "number" ? node.maxItems : Infinity;
     const prefix = Array.isArray(node.prefixItems) ? node.prefixItems.length : 0;
     let bound = 0; // an empty array
-    for (let i = 0; i < Math.min(prefix, max); i++) bound = Math.max(bound, of("prefixItems", i));
+    for (let i = 0; i < Math.min(prefix, max); i++) {
+      const item = of("prefixItems", i);
+      if (item === -Infinity) return bound; // no item can stand here, so none after it
+      bound = Math.max(bound, item);
+    }
     if (max > prefix) bound = Math.max(bound, Object.hasOwn(node, "items") ? of("items") : Infinity);
     return bound;
   }

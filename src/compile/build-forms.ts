@@ -16,7 +16,14 @@ import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { parseJson } from "../json/parse.ts";
 import type { Finding } from "../lint/finding.ts";
 import { ACT_TYPE_NAME, generateActType } from "./act-type.ts";
-import { admittedDepth, admittedStringLength, compileForm } from "./compile-form.ts";
+import {
+  admittedBytes,
+  admittedDepth,
+  admittedItems,
+  admittedMembers,
+  admittedStringLength,
+  compileForm,
+} from "./compile-form.ts";
 import { FormError } from "./form-error.ts";
 import { FORM_NAME } from "./form-name.ts";
 import { checkMetaSchema } from "./meta-schema.ts";
@@ -71,6 +78,12 @@ export interface BuiltForm {
   readonly maxDepth: number | null;
   /** The longest string a valid act can hold, in UTF-16 code units (`admittedStringLength`), or null. */
   readonly maxStringLength: number | null;
+  /** The most members any object of a valid act can have (`admittedMembers`), or null. */
+  readonly maxMembers: number | null;
+  /** The most items any array of a valid act can have (`admittedItems`), or null. */
+  readonly maxItems: number | null;
+  /** The longest text of a valid act as a serializer writes it, in bytes (`admittedBytes`), or null. */
+  readonly maxBytes: number | null;
   /**
    * Why the generated `Act` type is `unknown` rather than the form's type (the type generator
    * could not take the form), or `null` when it is the form's type. The validator is exact
@@ -177,6 +190,9 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
   let validatorSource: string;
   let maxDepth: number | null;
   let maxStringLength: number | null;
+  let maxMembers: number | null;
+  let maxItems: number | null;
+  let maxBytes: number | null;
   try {
     validatorSource = compileForm(arrival.s, { source: file });
     // The parser may go one level deeper than any valid act, so that an act one level too
@@ -186,6 +202,13 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
     // Already loose (a code point counts as two code units), so no margin is added: a string
     // past the form's maxLength but within this is still parsed and then refused by the form.
     maxStringLength = admittedStringLength(arrival.s);
+    // Exact: an object one member too many, an array one item too many, is refused by the parser.
+    maxMembers = admittedMembers(arrival.s);
+    maxItems = admittedItems(arrival.s);
+    // The longest act as a serializer writes it, whitespace margin included (admitted-bytes.ts);
+    // a bound past 2⁵³ (unrolled recursion multiplies) is no bound.
+    const bytes = admittedBytes(arrival.s);
+    maxBytes = bytes !== null && Number.isSafeInteger(bytes) ? bytes : null;
   } catch (error) {
     if (error instanceof FormError) throw new FormFileError(file, `/s${error.pointer}`, error.message);
     throw error;
@@ -212,6 +235,9 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
     `  lastFailure,`,
     `  maxDepth: ${maxDepth === null ? "null" : String(maxDepth)},`,
     `  maxStringLength: ${maxStringLength === null ? "null" : String(maxStringLength)},`,
+    `  maxMembers: ${maxMembers === null ? "null" : String(maxMembers)},`,
+    `  maxItems: ${maxItems === null ? "null" : String(maxItems)},`,
+    `  maxBytes: ${maxBytes === null ? "null" : String(maxBytes)},`,
     `};`,
     "",
   ].join("\n");
@@ -233,6 +259,9 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
     arrivalBytes: new TextEncoder().encode(arrivalText).length,
     maxDepth,
     maxStringLength,
+    maxMembers,
+    maxItems,
+    maxBytes,
     typeFallback: actType.fallback,
   };
   return {

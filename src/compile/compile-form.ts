@@ -54,5 +54,8 @@ export function compileForm(schema: unknown, options: CompileFormOptions = {}): 
   ].join("\n");
 }
 
+export { admittedBytes } from "./admitted-bytes.ts";
 export { admittedDepth } from "./admitted-depth.ts";
+export { admittedItems } from "./admitted-items.ts";
+export { admittedMembers } from "./admitted-members.ts";
 export { admittedStringLength } from "./admitted-string-length.ts";

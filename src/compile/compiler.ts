@@ -13,7 +13,7 @@ import { helperSources } from "./helpers/index.ts";
 import type { Compiler, HelperName, InstanceType } from "./keyword.ts";
 import { typeTest } from "./keywords/type-guards.ts";
 import { childPointer, parsePointer } from "./pointer.ts";
-import { type Code, id, join, js, json } from "./safe-format.ts";
+import { type Code, id, js, json } from "./safe-format.ts";
 import { vocabulary } from "./vocabulary.ts";
 
 /** The instance-type group each JSON Schema type name belongs to. */
@@ -26,9 +26,6 @@ const groupOf: Readonly<Record<string, InstanceType | null>> = {
   integer: "number",
   string: "string",
 };
-
-/** Up to this many member names, `validateParsed` tests each with an `in` of its own. */
-const unrolledLimit = 64;
 
 /** Keywords that never constrain anything by themselves (each keyword file says `inert`). */
 const inert = new Set(vocabulary.filter((keyword) => keyword.inert).map((keyword) => keyword.name));
@@ -73,32 +70,22 @@ export class ModuleCompiler implements Compiler {
    * `validateParsed(d)`: `validate` for a value parsed from JSON text (by `parseJson` or
    * `JSON.parse`), whose objects all have `Object.prototype` as their prototype. A member of
    * such an object that is read as not `undefined` is its own unless `Object.prototype` has a
-   * property of that name (JSON has no `undefined`), so while `Object.prototype` has none of the
-   * member names the module reads (checked at each call, since any code may add one), `parsed`
-   * is set and {@link own} needs no `hasOwn` call. Otherwise (a polluted `Object.prototype`, or
-   * a form reading a name such as `toString`) it is `validate` itself. Same results, same
-   * `lastFailure`; on a value of other objects (another prototype, accessors), only `validate`
-   * is exact. `hasOwn` was most of the page validator's time on a valid 16 KiB body, and its
-   * reads went megamorphic once the validator had seen hostile values (issue 16).
+   * property of that name (JSON has no `undefined`), so with `parsed` set {@link own} asks
+   * `name in Object.prototype` (an `in` with a constant key, its inline cache one map check)
+   * where `validate` calls `hasOwn`, and calls `hasOwn` only when the prototype has the name (a
+   * polluted `Object.prototype`, or a name such as `toString`). The check is made where the
+   * member is read, at that moment, so the fixed cost of a call does not grow with the names
+   * the form reads: a scan of all of them at each call cost about 10 ns a name, 59 µs at 5,000
+   * (issue 31). Same results, same `lastFailure`; on a value of other objects (another
+   * prototype, accessors), only `validate` is exact. `hasOwn` was most of the page validator's
+   * time on a valid 16 KiB body, and its reads went megamorphic once the validator had seen
+   * hostile values (issue 16).
    */
   #parsedEntry(): string {
     if (this.#memberNames.size === 0) return "export function validateParsed(d) {\n  return validate(d);\n}";
-    this.#hoisted.push("let parsed = false;");
-    // One `in` per name, each with its constant key: a loop over the names made one site see
-    // every key, which cost about 0.2 µs a call (a value failing at once was validated at 0.21×
-    // the speed of `validate`). Past `unrolledLimit` names, a loop over a module constant.
-    const names = [...this.#memberNames];
-    const inherited =
-      names.length <= unrolledLimit
-        ? js`  if (${join(
-            names.map((name) => js`${name} in prototype`),
-            js` || `,
-          )}) return validate(d);`
-        : js`  for (const name of ${this.constant(names)}) if (name in prototype) return validate(d);`;
+    this.#hoisted.push("let parsed = false;", "const objectPrototype = Object.prototype;");
     return [
       "export function validateParsed(d) {",
-      "  const prototype = Object.prototype;",
-      inherited.toString(),
       "  parsed = true;",
       "  try {",
       "    return validate(d);",
@@ -221,7 +208,8 @@ export class ModuleCompiler implements Compiler {
 
   own(data: Code, name: string): Code {
     this.#memberNames.add(name);
-    return js`(${id("parsed")} || ${this.helper("hasOwn")}(${data}, ${name}))`;
+    const inherited = js`${name} in ${id("objectPrototype")}`;
+    return js`((${id("parsed")} && !(${inherited})) || ${this.helper("hasOwn")}(${data}, ${name}))`;
   }
 
   format(name: string): Code {

@@ -11,7 +11,15 @@
  */
 
 export { type BuildFormsOptions, type BuiltForm, buildForms, FormFileError } from "./build-forms.ts";
-export { admittedDepth, admittedStringLength, type CompileFormOptions, compileForm } from "./compile-form.ts";
+export {
+  admittedBytes,
+  admittedDepth,
+  admittedItems,
+  admittedMembers,
+  admittedStringLength,
+  type CompileFormOptions,
+  compileForm,
+} from "./compile-form.ts";
 export { FormError, type FormErrorCode } from "./form-error.ts";
 export { checkMetaSchema, type MetaSchemaViolation } from "./meta-schema.ts";
 export { type Unrolled, unroll } from "./unroll.ts";

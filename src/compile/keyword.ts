@@ -53,7 +53,7 @@ export interface Compiler {
   /**
    * A boolean expression: is the member `name` of the object `data`, already read as not
    * `undefined`, its own? `hasOwn` in `validate`; in `validateParsed`, while `Object.prototype`
-   * has no property of that name (nor of any other member name the module reads), the read
+   * has no property of that name (asked there and then, `name in Object.prototype`), the read
    * itself has said so and the expression is `true` without a call.
    */
   own(data: Code, name: string): Code;
@@ -91,7 +91,8 @@ export interface Keyword {
    */
   readonly widening?: string;
   /**
-   * For `admittedDepth` and `admittedStringLength` alike (src/compile/admitted-bound.ts): an
+   * For every measure of src/compile/admitted-bound.ts (`admittedDepth`, `admittedStringLength`,
+   * `admittedMembers`, `admittedItems`, `admittedBytes`) alike: an
    * upper bound on the measure of any instance the keyword admits, from the bounds of its
    * subschemas only, so that one rule serves every measure (`allOf` the least of its
    * branches, `anyOf` the greatest, `$ref` its target's, `if` the looser of its two cases).
@@ -110,10 +111,23 @@ export interface Keyword {
    * string instance (`maxLength`), for `"object"` the instance's member names (`propertyNames`).
    */
   stringLength?(context: BoundContext): number;
+  /**
+   * For `admittedBytes`: an upper bound, in bytes, on the JSON text of what the keyword bounds
+   * by its own value, following {@link instance} as for {@link stringLength}: for `"string"`
+   * the string instance with its quotes (`maxLength`), for `"object"` each member name with
+   * its quotes (`propertyNames`). Whitespace is the measure's (src/compile/admitted-bytes.ts).
+   */
+  bytes?(context: BoundContext): number;
+  /**
+   * For the measures that read values (`admittedMembers`, `admittedItems`, `admittedBytes`):
+   * every instance the keyword admits, when it lists them (`const`: its value; `enum`: its
+   * members). The bound is then the greatest measure among them.
+   */
+  listed?(value: unknown): readonly unknown[];
 }
 
 /**
- * What a keyword's `bound`, `depth` and `stringLength` may read: its node, its value, and the
+ * What a keyword's `bound`, `depth`, `stringLength` and `bytes` may read: its node, its value, and the
  * bound of any subschema. Bounds are −∞ when nothing is valid and +∞ when unbounded.
  */
 export interface BoundContext {

@@ -31,6 +31,8 @@
  * - `depth-exceeded`: more nested arrays and objects than `maxDepth`.
  * - `string-too-long`: a member name or string value of more UTF-16 code units than
  *   `maxStringLength`.
+ * - `too-many-members`: an object of more members than `maxMembers`.
+ * - `too-many-items`: an array of more elements than `maxItems`.
  */
 export type JsonSyntaxErrorCode =
   | "unexpected-byte"
@@ -45,7 +47,9 @@ export type JsonSyntaxErrorCode =
   | "number-out-of-range"
   | "integer-out-of-range"
   | "depth-exceeded"
-  | "string-too-long";
+  | "string-too-long"
+  | "too-many-members"
+  | "too-many-items";
 
 const descriptions: Readonly<Record<JsonSyntaxErrorCode, string>> = {
   "unexpected-byte": "unexpected byte",
@@ -61,6 +65,8 @@ const descriptions: Readonly<Record<JsonSyntaxErrorCode, string>> = {
   "integer-out-of-range": "integer literal outside ±(2^53-1)",
   "depth-exceeded": "nesting deeper than maxDepth",
   "string-too-long": "string longer than maxStringLength",
+  "too-many-members": "object with more members than maxMembers",
+  "too-many-items": "array with more elements than maxItems",
 };
 
 /**

@@ -480,6 +480,20 @@ export interface ParseJsonOptions {
    * 900 KB string in a 1 MiB body costs a scan of the bound, not a 900 KB allocation.
    */
   readonly maxStringLength?: number;
+  /**
+   * The most members any one object may have. A non-negative integer or `Infinity` (the
+   * default: no bound). The member one too many is refused with `too-many-members` at the
+   * comma before it (at its name when the bound is 0), before its name is read: an address
+   * passes the most members any object of its form admits, so that a 1 MiB object of 90,000
+   * members costs a few members' parse, not 90,000 properties.
+   */
+  readonly maxMembers?: number;
+  /**
+   * The most elements any one array may have. A non-negative integer or `Infinity` (the
+   * default: no bound). The element one too many is refused with `too-many-items` at the comma
+   * before it (at its first byte when the bound is 0), before it is read.
+   */
+  readonly maxItems?: number;
 }
 
 /** The default of {@link ParseJsonOptions.maxDepth}: containers nested, root included. */
@@ -535,7 +549,10 @@ function readLiteral(b: Uint8Array, len: number, i: number, b1: number, b2: numb
  * - more than `maxDepth` nested arrays and objects: `depth-exceeded`;
  * - a member name or string value longer than `maxStringLength` UTF-16 code units:
  *   `string-too-long`, decided from the bytes before the string is decoded (its offset is the
- *   string's opening quote).
+ *   string's opening quote);
+ * - an object of more than `maxMembers` members: `too-many-members`, and an array of more than
+ *   `maxItems` elements: `too-many-items`, decided at the comma before the one too many,
+ *   before it is read.
  *
  * Number policy, otherwise: every number is the double `JSON.parse` gives. `-0` is -0, `1.0` is
  * 1, `1E+2` is 100, `1e-400` underflows to 0 (`-1e-400` to -0) and is accepted, and a number written with a
@@ -570,7 +587,8 @@ function readLiteral(b: Uint8Array, len: number, i: number, b1: number, b2: numb
  * @throws {@link JsonSyntaxError} for every text it does not accept, with a stable `code` and
  *   the byte `offset` where the rejection was decided; nothing else for any input bytes.
  * @throws RangeError if `options.maxDepth` is not a non-negative integer, or
- *   `options.maxStringLength` neither a non-negative integer nor `Infinity`.
+ *   `options.maxStringLength`, `options.maxMembers` or `options.maxItems` neither a
+ *   non-negative integer nor `Infinity`.
  * @see https://www.rfc-editor.org/rfc/rfc8259 RFC 8259
  * @see https://www.rfc-editor.org/rfc/rfc7493 RFC 7493 (I-JSON)
  * @example
@@ -584,11 +602,12 @@ export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknow
   if (!Number.isInteger(maxDepth) || maxDepth < 0) {
     throw new RangeError("maxDepth must be a non-negative integer");
   }
-  const maxStringLength = options?.maxStringLength ?? Infinity;
-  if (!(Number.isInteger(maxStringLength) || maxStringLength === Infinity) || maxStringLength < 0) {
-    throw new RangeError("maxStringLength must be a non-negative integer or Infinity");
-  }
+  const maxStringLength = countLimit("maxStringLength", options?.maxStringLength);
+  const maxMembers = countLimit("maxMembers", options?.maxMembers);
+  const maxItems = countLimit("maxItems", options?.maxItems);
   const len = bytes.length;
+  // No string, object or array of a text has more code units, members or elements than the
+  // text has bytes: the bounds are small integers whatever was asked.
   stringLimit = Math.min(maxStringLength, len);
   const b = padded(bytes);
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) fail("byte-order-mark", 0);
@@ -598,9 +617,18 @@ export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknow
   beginText(b, len);
   // A rejection leaves `text` set until the next call: at most TEXT_MAX bytes' worth (twice as
   // many as UTF-16), and no try/finally on the path every rejection takes.
-  const value = parseText(b, len, maxDepth);
+  const value = parseText(b, len, maxDepth, Math.min(maxMembers, len), Math.min(maxItems, len));
   endText();
   elementsDirty = false;
+  return value;
+}
+
+/** An option that is a non-negative integer or `Infinity` (its default). */
+function countLimit(name: string, value: number | undefined): number {
+  if (value === undefined) return Infinity;
+  if (!(Number.isInteger(value) || value === Infinity) || value < 0) {
+    throw new RangeError(`${name} must be a non-negative integer or Infinity`);
+  }
   return value;
 }
 
@@ -662,16 +690,17 @@ function alreadyPadded(bytes: Uint8Array, need: number): Uint8Array | null {
   return view;
 }
 
-function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
+function parseText(b: Uint8Array, len: number, maxDepth: number, maxMembers: number, maxItems: number): unknown {
   /**
    * The open containers, outermost first: `objects[d]` is the object at depth d (`null` for an
    * array), `names[d]` its pending member name, `inherited[d]` whether that name is found on
-   * the object's prototype; an open array's
+   * the object's prototype, `members[d]` how many names it has read; an open array's
    * elements are `elements[first[d]..count)`, copied out whole when it closes.
    */
   const objects: (Record<string, unknown> | null)[] = [];
   const names: string[] = [];
   const inherited: boolean[] = [];
+  const members: number[] = [];
   const first: number[] = [];
   const elements = elementsStack;
   let count = 0;
@@ -696,10 +725,12 @@ function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
         i++;
       } else {
         if (c !== 0x22) failAt(len, i);
+        if (maxMembers === 0) fail("too-many-members", i);
         const name = readName(b, len, i + 1);
         const object: Record<string, unknown> = {};
         names[depth] = name;
         inherited[depth] = nameInherited;
+        members[depth] = 1;
         i = end;
         c = b[i]!;
         while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
@@ -716,6 +747,7 @@ function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
         value = [];
         i++;
       } else {
+        if (maxItems === 0) fail("too-many-items", i);
         objects[depth] = null;
         first[depth++] = count;
         continue;
@@ -750,6 +782,7 @@ function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
       if (top === null) {
         elements[count++] = value;
         if (c === 0x2c) {
+          if (count - first[depth - 1]! === maxItems) fail("too-many-items", i);
           i++;
           continue parseValue;
         }
@@ -765,6 +798,7 @@ function parseText(b: Uint8Array, len: number, maxDepth: number): unknown {
           defineProperty(top, names[depth - 1]!, { value, writable: true, enumerable: true, configurable: true });
         else top[names[depth - 1]!] = value;
         if (c === 0x2c) {
+          if (members[depth - 1]!++ === maxMembers) fail("too-many-members", i);
           c = b[++i]!;
           while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]!;
           if (c !== 0x22) failAt(len, i);

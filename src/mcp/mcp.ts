@@ -70,8 +70,11 @@ export interface McpOptions<E extends Env = Env> {
   /** `instructions` of `initialize` and `server/discover`: how to use the tools, for the model. */
   readonly instructions?: string;
   /**
-   * The largest JSON-RPC message accepted, in bytes, envelope included (V1). Default 1 MiB
-   * (1,048,576). A larger one is answered 413 before it is parsed.
+   * The largest JSON-RPC message accepted, in bytes, envelope included (V1). Default: the
+   * largest tool's arguments (its form's own `maxBytes` default) plus {@link MESSAGE_MAX_BYTES}
+   * for the envelope, at most 1 MiB (1,048,576). A larger one is answered 413 before it is
+   * parsed. A message of any method but `tools/call` is held to {@link MESSAGE_MAX_BYTES} (or
+   * this, when smaller): a larger one is answered 413 after it is parsed.
    */
   readonly maxBytes?: number;
   /** The time a message's whole body may take to arrive, in milliseconds. Default 5 s. */
@@ -147,6 +150,18 @@ const JSON_FIELDS: Readonly<Record<string, string>> = Object.freeze({
 });
 const ALLOW_HEADERS =
   "Content-Type, Accept, Authorization, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID, GPT-Actor, If-Match";
+/**
+ * The largest message of any method but `tools/call`, and the room a `tools/call` has around
+ * its arguments, in bytes: 64 KiB, far above any such message a client sends (`initialize`,
+ * `tools/list`, `ping`: a few hundred bytes, a `_meta` included).
+ */
+export const MESSAGE_MAX_BYTES = 65_536;
+/**
+ * The most members of any object, and items of any array, a message may have where no tool's
+ * form bounds more: the envelope's own objects (`params`, `_meta`, `capabilities`) are open in
+ * MCP's schema, and hold a handful of members in any message a client sends.
+ */
+export const MESSAGE_MAX_COUNT = 256;
 /** The depth of `arguments` inside a message: the message, then `params`. */
 const ARGUMENTS_DEPTH = 2;
 /** The least depth a message may nest to, so that `_meta` envelopes and capabilities fit. */
@@ -160,8 +175,10 @@ const MESSAGE_DEPTH = 16;
  * 1. `Host` and `Origin` checks (DNS-rebinding protection): 403;
  * 2. `Content-Type` other than `application/json`: 415; an `Accept` without JSON: 406;
  * 3. the body reader under `maxBytes`: 413 (415 for a coded body, 400 for bad framing);
- * 4. the strict parser over the whole message: 400 with JSON-RPC -32700;
+ * 4. the strict parser over the whole message, with the tools' member and item bounds (at
+ *    least {@link MESSAGE_MAX_COUNT}): 400 with JSON-RPC -32700;
  * 5. a batch or anything but a JSON-RPC message (generated validator): 400 with -32600;
+ *    anything but a `tools/call` of more than {@link MESSAGE_MAX_BYTES}: 413 with -32600;
  * 6. a notification or a response: 202, nothing done;
  * 7. the revision: a `_meta` envelope naming `io.modelcontextprotocol/protocolVersion` selects
  *    2026-07-28 (unsupported: 400 with -32022; `MCP-Protocol-Version`, `Mcp-Method` or
@@ -195,9 +212,15 @@ export function mcp<E extends Env = Env>(
   const tools = prepareTools(addresses);
   const { maxBytes } = verificationLimits(
     { maxDepth: null, maxStringLength: null },
-    { maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES },
+    { maxBytes: options.maxBytes ?? Math.min(DEFAULT_MAX_BYTES, tools.maxBytes + MESSAGE_MAX_BYTES) },
     "mcp()",
   );
+  /** The largest message of a method other than `tools/call`. */
+  const otherMaxBytes = Math.min(maxBytes, MESSAGE_MAX_BYTES);
+  // The tools' own bounds where they are larger: a wide object is refused from the bytes,
+  // whatever the method (the 1 MiB params of a `ping` cost 208 ms to build, issue 31).
+  const maxMembers = Math.max(MESSAGE_MAX_COUNT, tools.maxMembers);
+  const maxItems = Math.max(MESSAGE_MAX_COUNT, tools.maxItems);
   const ttlMs = options.ttlMs ?? DEFAULT_TOOLS_TTL_MS;
   if (!Number.isSafeInteger(ttlMs) || ttlMs < 0)
     throw new RangeError(`mcp(): ttlMs must be a non-negative safe integer, got ${ttlMs}`);
@@ -407,7 +430,13 @@ export function mcp<E extends Env = Env>(
     // No string bound here: the parser reads the whole JSON-RPC envelope, whose other strings
     // (`method`, `id`, `_meta`, the arguments of a tool with an open form, other methods'
     // params) no tool form bounds; the tool's form still refuses an over-long argument string.
-    const parsed = parseAct(received.value, { maxDepth, maxStringLength: Infinity, lineColumn: development });
+    const parsed = parseAct(received.value, {
+      maxDepth,
+      maxStringLength: Infinity,
+      maxMembers,
+      maxItems,
+      lineColumn: development,
+    });
     if (!parsed.ok) {
       reject(request, parsed.code, parsed.reason);
       log(c, started, endpointName, 400, parsed.code, received.value.byteLength);
@@ -431,6 +460,12 @@ export function mcp<E extends Env = Env>(
         id: readId(message),
         error: { code: INVALID_REQUEST, message: "Invalid Request" },
       });
+    }
+    if (bytes > otherMaxBytes && (!("method" in message) || message.method !== "tools/call")) {
+      // Read whole, as a tool call may be this large, but beyond what any other message needs.
+      reject(request, "content-too-large", `a message other than tools/call of ${bytes} bytes`);
+      log(c, started, endpointName, 413, "content-too-large", bytes);
+      return json(413, errorText(readId(message), { code: INVALID_REQUEST, message: messageFor(413) }), origin);
     }
     // A notification, or a response to a request this stateless server never sent: accepted.
     if (!("method" in message) || message.id === undefined) return empty(202, origin);

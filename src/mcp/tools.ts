@@ -74,6 +74,12 @@ export interface Tools<E extends Env = Env> {
   readonly listText: string;
   /** The deepest nesting any tool's arguments may have, counting from the arguments object. */
   readonly maxDepth: number;
+  /** The most members of any object of any tool's arguments (`Infinity` when a form bounds none). */
+  readonly maxMembers: number;
+  /** The most items of any array of any tool's arguments (`Infinity` when a form bounds none). */
+  readonly maxItems: number;
+  /** The largest arguments of any tool, in bytes: the greatest of the forms' `maxBytes` defaults. */
+  readonly maxBytes: number;
 }
 
 /** MCP's tool-name rule (2025-11-25, server/tools, Tool Names). */
@@ -100,6 +106,9 @@ export function prepareTools<E extends Env>(addresses: readonly AnyMcpAddress<E>
   const resources: string[] = [];
   const resourcesByUri = new Map<string, AppResource>();
   let maxDepth = 1;
+  let maxMembers = 0;
+  let maxItems = 0;
+  let maxBytes = 0;
   for (const address of addresses) {
     const { form } = address;
     const name = address.toolName ?? form.name;
@@ -120,6 +129,9 @@ export function prepareTools<E extends Env>(addresses: readonly AnyMcpAddress<E>
     }
     const limits = verificationLimits(form, {}, "mcp()");
     maxDepth = Math.max(maxDepth, limits.maxDepth);
+    maxMembers = Math.max(maxMembers, limits.maxMembers);
+    maxItems = Math.max(maxItems, limits.maxItems);
+    maxBytes = Math.max(maxBytes, limits.maxBytes);
     const title = typeof s.title === "string" ? `"title":${JSON.stringify(s.title)},` : "";
     const description = typeof s.description === "string" ? s.description : arrival.p;
     const output = address.outputSchema === undefined ? "" : `,"outputSchema":${JSON.stringify(address.outputSchema)}`;
@@ -147,5 +159,8 @@ export function prepareTools<E extends Env>(addresses: readonly AnyMcpAddress<E>
     resourcesText: `[${resources.join(",")}]`,
     resourcesByUri,
     maxDepth,
+    maxMembers,
+    maxItems,
+    maxBytes,
   };
 }

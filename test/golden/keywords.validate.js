@@ -108,14 +108,15 @@ const c1 = JSON.parse("[\"a\",\"b\",3,null,{\"x\":[1]}]");
 const re1 = new RegExp("^x-", "u");
 const c3 = new Set(JSON.parse("[\"id\",\"tags\",\"point\",\"score\",\"ratio\",\"kind\",\"version\",\"start\",\"end\",\"list\",\"choice\",\"shape\"]"));
 let parsed = false;
+const objectPrototype = Object.prototype;
 export function validate(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return fail("/type");
   const d1 = d.id;
-  if (d1 === undefined || !(parsed || hasOwn(d, "id"))) return fail("/required");
+  if (d1 === undefined || !((parsed && !("id" in objectPrototype)) || hasOwn(d, "id"))) return fail("/required");
   const d2 = d.tags;
-  if (d2 === undefined || !(parsed || hasOwn(d, "tags"))) return fail("/required");
-  if (d.start !== undefined && (parsed || hasOwn(d, "start"))) {
-    if (!(d.end !== undefined && (parsed || hasOwn(d, "end")))) return fail("/dependentRequired/start");
+  if (d2 === undefined || !((parsed && !("tags" in objectPrototype)) || hasOwn(d, "tags"))) return fail("/required");
+  if (d.start !== undefined && ((parsed && !("start" in objectPrototype)) || hasOwn(d, "start"))) {
+    if (!(d.end !== undefined && ((parsed && !("end" in objectPrototype)) || hasOwn(d, "end")))) return fail("/dependentRequired/start");
   }
   if (Object.keys(d).length < 2) return fail("/minProperties");
   if (Object.keys(d).length > 8) return fail("/maxProperties");
@@ -132,7 +133,7 @@ export function validate(d) {
     if (!re0.test(d4)) return fail("/properties/tags/items/pattern");
   }
   if (d2.length > 1 && !unique(d2)) return fail("/properties/tags/uniqueItems");
-  if (d.point !== undefined && (parsed || hasOwn(d, "point"))) {
+  if (d.point !== undefined && ((parsed && !("point" in objectPrototype)) || hasOwn(d, "point"))) {
     const d5 = d.point;
     if (!(Array.isArray(d5))) return fail("/properties/point/type");
     if (d5.length > 0) {
@@ -145,7 +146,7 @@ export function validate(d) {
     }
     if (d5.length > 2) return fail("/properties/point/items");
   }
-  if (d.score !== undefined && (parsed || hasOwn(d, "score"))) {
+  if (d.score !== undefined && ((parsed && !("score" in objectPrototype)) || hasOwn(d, "score"))) {
     const d8 = d.score;
     if (!(Number.isInteger(d8) || d8 === null)) return fail("/properties/score/type");
     if (typeof d8 === "number") {
@@ -154,31 +155,31 @@ export function validate(d) {
       if (Number.isSafeInteger(d8) ? d8 % 5 !== 0 : !multipleOf(d8, 5)) return fail("/properties/score/multipleOf");
     }
   }
-  if (d.ratio !== undefined && (parsed || hasOwn(d, "ratio"))) {
+  if (d.ratio !== undefined && ((parsed && !("ratio" in objectPrototype)) || hasOwn(d, "ratio"))) {
     const d9 = d.ratio;
     if (!(typeof d9 === "number")) return fail("/properties/ratio/type");
     if (d9 > 1) return fail("/properties/ratio/maximum");
     if (d9 <= 0) return fail("/properties/ratio/exclusiveMinimum");
   }
-  if (d.kind !== undefined && (parsed || hasOwn(d, "kind"))) {
+  if (d.kind !== undefined && ((parsed && !("kind" in objectPrototype)) || hasOwn(d, "kind"))) {
     const d10 = d.kind;
     if (!(c1.some((member) => equal(d10, member)))) return fail("/properties/kind/enum");
   }
-  if (d.version !== undefined && (parsed || hasOwn(d, "version"))) {
+  if (d.version !== undefined && ((parsed && !("version" in objectPrototype)) || hasOwn(d, "version"))) {
     const d11 = d.version;
     if (d11 !== 2) return fail("/properties/version/const");
   }
-  if (d.start !== undefined && (parsed || hasOwn(d, "start"))) {
+  if (d.start !== undefined && ((parsed && !("start" in objectPrototype)) || hasOwn(d, "start"))) {
     const d12 = d.start;
     if (!(typeof d12 === "string")) return fail("/properties/start/type");
     if (!format_date_time(d12)) return fail("/properties/start/format");
   }
-  if (d.end !== undefined && (parsed || hasOwn(d, "end"))) {
+  if (d.end !== undefined && ((parsed && !("end" in objectPrototype)) || hasOwn(d, "end"))) {
     const d13 = d.end;
     if (!(typeof d13 === "string")) return fail("/properties/end/type");
     if (!format_date_time(d13)) return fail("/properties/end/format");
   }
-  if (d.list !== undefined && (parsed || hasOwn(d, "list"))) {
+  if (d.list !== undefined && ((parsed && !("list" in objectPrototype)) || hasOwn(d, "list"))) {
     const d14 = d.list;
     if (!(Array.isArray(d14))) return fail("/properties/list/type");
     let n15 = 0;
@@ -186,7 +187,7 @@ export function validate(d) {
     if (n15 < 1) return fail("/properties/list/minContains");
     if (n15 > 2) return fail("/properties/list/maxContains");
   }
-  if (d.choice !== undefined && (parsed || hasOwn(d, "choice"))) {
+  if (d.choice !== undefined && ((parsed && !("choice" in objectPrototype)) || hasOwn(d, "choice"))) {
     const d17 = d.choice;
     let n18 = 0;
     if (v_oneOf_0(d17) && ++n18 > 1) return fail("/properties/choice/oneOf");
@@ -194,21 +195,21 @@ export function validate(d) {
     if (n18 === 0) return fail("/properties/choice/oneOf");
     if (v_not(d17)) return fail("/properties/choice/not");
   }
-  if (d.shape !== undefined && (parsed || hasOwn(d, "shape"))) {
+  if (d.shape !== undefined && ((parsed && !("shape" in objectPrototype)) || hasOwn(d, "shape"))) {
     const d19 = d.shape;
     if (v_if(d19)) {
       if (typeof d19 === "object" && d19 !== null && !Array.isArray(d19)) {
-        if (d19.r !== undefined && (parsed || hasOwn(d19, "r"))) {
+        if (d19.r !== undefined && ((parsed && !("r" in objectPrototype)) || hasOwn(d19, "r"))) {
           const d20 = d19.r;
           if (!(typeof d20 === "number")) return fail("/properties/shape/then/properties/r/type");
         }
       }
     } else {
       if (typeof d19 === "object" && d19 !== null && !Array.isArray(d19)) {
-        if (!(d19.w !== undefined && (parsed || hasOwn(d19, "w")))) return fail("/properties/shape/else/allOf/0/required");
+        if (!(d19.w !== undefined && ((parsed && !("w" in objectPrototype)) || hasOwn(d19, "w")))) return fail("/properties/shape/else/allOf/0/required");
       }
       if (typeof d19 === "object" && d19 !== null && !Array.isArray(d19)) {
-        if (!(d19.h !== undefined && (parsed || hasOwn(d19, "h")))) return fail("/properties/shape/else/allOf/1/required");
+        if (!(d19.h !== undefined && ((parsed && !("h" in objectPrototype)) || hasOwn(d19, "h")))) return fail("/properties/shape/else/allOf/1/required");
       }
     }
   }
@@ -222,9 +223,9 @@ export function validate(d) {
     }
     if (!c3.has(k21) && !re1.test(k21)) return fail("/additionalProperties");
   }
-  if (d.end !== undefined && (parsed || hasOwn(d, "end"))) {
+  if (d.end !== undefined && ((parsed && !("end" in objectPrototype)) || hasOwn(d, "end"))) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      if (!(d.start !== undefined && (parsed || hasOwn(d, "start")))) return fail("/dependentSchemas/end/required");
+      if (!(d.start !== undefined && ((parsed && !("start" in objectPrototype)) || hasOwn(d, "start")))) return fail("/dependentSchemas/end/required");
     }
   }
   return true;
@@ -247,12 +248,10 @@ function v_not(d) {
 }
 function v_if(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return fail("/properties/shape/if/type");
-  if (!(d.r !== undefined && (parsed || hasOwn(d, "r")))) return fail("/properties/shape/if/required");
+  if (!(d.r !== undefined && ((parsed && !("r" in objectPrototype)) || hasOwn(d, "r")))) return fail("/properties/shape/if/required");
   return true;
 }
 export function validateParsed(d) {
-  const prototype = Object.prototype;
-  if ("id" in prototype || "tags" in prototype || "start" in prototype || "end" in prototype || "point" in prototype || "score" in prototype || "ratio" in prototype || "kind" in prototype || "version" in prototype || "list" in prototype || "choice" in prototype || "shape" in prototype || "r" in prototype || "w" in prototype || "h" in prototype) return validate(d);
   parsed = true;
   try {
     return validate(d);

@@ -59,12 +59,13 @@ function unique(a) {
 }
 const re0 = new RegExp("^https?://", "u");
 let parsed = false;
+const objectPrototype = Object.prototype;
 export function validate(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return fail("/type");
   const d1 = d.title;
-  if (d1 === undefined || !(parsed || hasOwn(d, "title"))) return fail("/required");
+  if (d1 === undefined || !((parsed && !("title" in objectPrototype)) || hasOwn(d, "title"))) return fail("/required");
   const d2 = d.blocks;
-  if (d2 === undefined || !(parsed || hasOwn(d, "blocks"))) return fail("/required");
+  if (d2 === undefined || !((parsed && !("blocks" in objectPrototype)) || hasOwn(d, "blocks"))) return fail("/required");
   if (!(typeof d1 === "string")) return fail("/properties/title/type");
   if (d1.length > 200 && (d1.length > 400 || codePointLength(d1) > 200)) return fail("/properties/title/maxLength");
   if (!(Array.isArray(d2))) return fail("/properties/blocks/type");
@@ -81,11 +82,11 @@ export function validate(d) {
 function v_heading(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return fail("/$defs/heading/type");
   const d1 = d.type;
-  if (d1 === undefined || !(parsed || hasOwn(d, "type"))) return fail("/$defs/heading/required");
+  if (d1 === undefined || !((parsed && !("type" in objectPrototype)) || hasOwn(d, "type"))) return fail("/$defs/heading/required");
   const d2 = d.level;
-  if (d2 === undefined || !(parsed || hasOwn(d, "level"))) return fail("/$defs/heading/required");
+  if (d2 === undefined || !((parsed && !("level" in objectPrototype)) || hasOwn(d, "level"))) return fail("/$defs/heading/required");
   const d3 = d.spans;
-  if (d3 === undefined || !(parsed || hasOwn(d, "spans"))) return fail("/$defs/heading/required");
+  if (d3 === undefined || !((parsed && !("spans" in objectPrototype)) || hasOwn(d, "spans"))) return fail("/$defs/heading/required");
   if (d1 !== "heading") return fail("/$defs/heading/properties/type/const");
   if (!(Number.isInteger(d2))) return fail("/$defs/heading/properties/level/type");
   if (d2 < 1) return fail("/$defs/heading/properties/level/minimum");
@@ -99,9 +100,9 @@ function v_heading(d) {
 function v_paragraph(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return fail("/$defs/paragraph/type");
   const d1 = d.type;
-  if (d1 === undefined || !(parsed || hasOwn(d, "type"))) return fail("/$defs/paragraph/required");
+  if (d1 === undefined || !((parsed && !("type" in objectPrototype)) || hasOwn(d, "type"))) return fail("/$defs/paragraph/required");
   const d2 = d.spans;
-  if (d2 === undefined || !(parsed || hasOwn(d, "spans"))) return fail("/$defs/paragraph/required");
+  if (d2 === undefined || !((parsed && !("spans" in objectPrototype)) || hasOwn(d, "spans"))) return fail("/$defs/paragraph/required");
   if (d1 !== "paragraph") return fail("/$defs/paragraph/properties/type/const");
   if (!v_spans(d2)) return false;
   for (const k3 in d) {
@@ -112,11 +113,11 @@ function v_paragraph(d) {
 function v_list1(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return fail("/$defs/list1/type");
   const d1 = d.type;
-  if (d1 === undefined || !(parsed || hasOwn(d, "type"))) return fail("/$defs/list1/required");
+  if (d1 === undefined || !((parsed && !("type" in objectPrototype)) || hasOwn(d, "type"))) return fail("/$defs/list1/required");
   const d2 = d.ordered;
-  if (d2 === undefined || !(parsed || hasOwn(d, "ordered"))) return fail("/$defs/list1/required");
+  if (d2 === undefined || !((parsed && !("ordered" in objectPrototype)) || hasOwn(d, "ordered"))) return fail("/$defs/list1/required");
   const d3 = d.items;
-  if (d3 === undefined || !(parsed || hasOwn(d, "items"))) return fail("/$defs/list1/required");
+  if (d3 === undefined || !((parsed && !("items" in objectPrototype)) || hasOwn(d, "items"))) return fail("/$defs/list1/required");
   if (d1 !== "list") return fail("/$defs/list1/properties/type/const");
   if (!(typeof d2 === "boolean")) return fail("/$defs/list1/properties/ordered/type");
   if (!(Array.isArray(d3))) return fail("/$defs/list1/properties/items/type");
@@ -125,17 +126,17 @@ function v_list1(d) {
     const d5 = d3[i4];
     if (!(typeof d5 === "object" && d5 !== null && !Array.isArray(d5))) return fail("/$defs/item1/type");
     const d6 = d5.spans;
-    if (d6 === undefined || !(parsed || hasOwn(d5, "spans"))) return fail("/$defs/item1/required");
+    if (d6 === undefined || !((parsed && !("spans" in objectPrototype)) || hasOwn(d5, "spans"))) return fail("/$defs/item1/required");
     if (!v_spans(d6)) return false;
-    if (d5.children !== undefined && (parsed || hasOwn(d5, "children"))) {
+    if (d5.children !== undefined && ((parsed && !("children" in objectPrototype)) || hasOwn(d5, "children"))) {
       const d7 = d5.children;
       if (!(typeof d7 === "object" && d7 !== null && !Array.isArray(d7))) return fail("/$defs/list2/type");
       const d8 = d7.type;
-      if (d8 === undefined || !(parsed || hasOwn(d7, "type"))) return fail("/$defs/list2/required");
+      if (d8 === undefined || !((parsed && !("type" in objectPrototype)) || hasOwn(d7, "type"))) return fail("/$defs/list2/required");
       const d9 = d7.ordered;
-      if (d9 === undefined || !(parsed || hasOwn(d7, "ordered"))) return fail("/$defs/list2/required");
+      if (d9 === undefined || !((parsed && !("ordered" in objectPrototype)) || hasOwn(d7, "ordered"))) return fail("/$defs/list2/required");
       const d10 = d7.items;
-      if (d10 === undefined || !(parsed || hasOwn(d7, "items"))) return fail("/$defs/list2/required");
+      if (d10 === undefined || !((parsed && !("items" in objectPrototype)) || hasOwn(d7, "items"))) return fail("/$defs/list2/required");
       if (d8 !== "list") return fail("/$defs/list2/properties/type/const");
       if (!(typeof d9 === "boolean")) return fail("/$defs/list2/properties/ordered/type");
       if (!(Array.isArray(d10))) return fail("/$defs/list2/properties/items/type");
@@ -144,17 +145,17 @@ function v_list1(d) {
         const d12 = d10[i11];
         if (!(typeof d12 === "object" && d12 !== null && !Array.isArray(d12))) return fail("/$defs/item2/type");
         const d13 = d12.spans;
-        if (d13 === undefined || !(parsed || hasOwn(d12, "spans"))) return fail("/$defs/item2/required");
+        if (d13 === undefined || !((parsed && !("spans" in objectPrototype)) || hasOwn(d12, "spans"))) return fail("/$defs/item2/required");
         if (!v_spans(d13)) return false;
-        if (d12.children !== undefined && (parsed || hasOwn(d12, "children"))) {
+        if (d12.children !== undefined && ((parsed && !("children" in objectPrototype)) || hasOwn(d12, "children"))) {
           const d14 = d12.children;
           if (!(typeof d14 === "object" && d14 !== null && !Array.isArray(d14))) return fail("/$defs/list3/type");
           const d15 = d14.type;
-          if (d15 === undefined || !(parsed || hasOwn(d14, "type"))) return fail("/$defs/list3/required");
+          if (d15 === undefined || !((parsed && !("type" in objectPrototype)) || hasOwn(d14, "type"))) return fail("/$defs/list3/required");
           const d16 = d14.ordered;
-          if (d16 === undefined || !(parsed || hasOwn(d14, "ordered"))) return fail("/$defs/list3/required");
+          if (d16 === undefined || !((parsed && !("ordered" in objectPrototype)) || hasOwn(d14, "ordered"))) return fail("/$defs/list3/required");
           const d17 = d14.items;
-          if (d17 === undefined || !(parsed || hasOwn(d14, "items"))) return fail("/$defs/list3/required");
+          if (d17 === undefined || !((parsed && !("items" in objectPrototype)) || hasOwn(d14, "items"))) return fail("/$defs/list3/required");
           if (d15 !== "list") return fail("/$defs/list3/properties/type/const");
           if (!(typeof d16 === "boolean")) return fail("/$defs/list3/properties/ordered/type");
           if (!(Array.isArray(d17))) return fail("/$defs/list3/properties/items/type");
@@ -163,17 +164,17 @@ function v_list1(d) {
             const d19 = d17[i18];
             if (!(typeof d19 === "object" && d19 !== null && !Array.isArray(d19))) return fail("/$defs/item3/type");
             const d20 = d19.spans;
-            if (d20 === undefined || !(parsed || hasOwn(d19, "spans"))) return fail("/$defs/item3/required");
+            if (d20 === undefined || !((parsed && !("spans" in objectPrototype)) || hasOwn(d19, "spans"))) return fail("/$defs/item3/required");
             if (!v_spans(d20)) return false;
-            if (d19.children !== undefined && (parsed || hasOwn(d19, "children"))) {
+            if (d19.children !== undefined && ((parsed && !("children" in objectPrototype)) || hasOwn(d19, "children"))) {
               const d21 = d19.children;
               if (!(typeof d21 === "object" && d21 !== null && !Array.isArray(d21))) return fail("/$defs/list4/type");
               const d22 = d21.type;
-              if (d22 === undefined || !(parsed || hasOwn(d21, "type"))) return fail("/$defs/list4/required");
+              if (d22 === undefined || !((parsed && !("type" in objectPrototype)) || hasOwn(d21, "type"))) return fail("/$defs/list4/required");
               const d23 = d21.ordered;
-              if (d23 === undefined || !(parsed || hasOwn(d21, "ordered"))) return fail("/$defs/list4/required");
+              if (d23 === undefined || !((parsed && !("ordered" in objectPrototype)) || hasOwn(d21, "ordered"))) return fail("/$defs/list4/required");
               const d24 = d21.items;
-              if (d24 === undefined || !(parsed || hasOwn(d21, "items"))) return fail("/$defs/list4/required");
+              if (d24 === undefined || !((parsed && !("items" in objectPrototype)) || hasOwn(d21, "items"))) return fail("/$defs/list4/required");
               if (d22 !== "list") return fail("/$defs/list4/properties/type/const");
               if (!(typeof d23 === "boolean")) return fail("/$defs/list4/properties/ordered/type");
               if (!(Array.isArray(d24))) return fail("/$defs/list4/properties/items/type");
@@ -182,7 +183,7 @@ function v_list1(d) {
                 const d26 = d24[i25];
                 if (!(typeof d26 === "object" && d26 !== null && !Array.isArray(d26))) return fail("/$defs/item4/type");
                 const d27 = d26.spans;
-                if (d27 === undefined || !(parsed || hasOwn(d26, "spans"))) return fail("/$defs/item4/required");
+                if (d27 === undefined || !((parsed && !("spans" in objectPrototype)) || hasOwn(d26, "spans"))) return fail("/$defs/item4/required");
                 if (!v_spans(d27)) return false;
                 for (const k28 in d26) {
                   if (k28 !== "spans") return fail("/$defs/item4/additionalProperties");
@@ -224,9 +225,9 @@ function v_spans(d) {
     const d2 = d[i1];
     if (!(typeof d2 === "object" && d2 !== null && !Array.isArray(d2))) return fail("/$defs/span/type");
     const d3 = d2.text;
-    if (d3 === undefined || !(parsed || hasOwn(d2, "text"))) return fail("/$defs/span/required");
+    if (d3 === undefined || !((parsed && !("text" in objectPrototype)) || hasOwn(d2, "text"))) return fail("/$defs/span/required");
     const d4 = d2.style;
-    if (d4 === undefined || !(parsed || hasOwn(d2, "style"))) return fail("/$defs/span/required");
+    if (d4 === undefined || !((parsed && !("style" in objectPrototype)) || hasOwn(d2, "style"))) return fail("/$defs/span/required");
     if (!(typeof d3 === "string")) return fail("/$defs/span/properties/text/type");
     if (d3.length > 2000 && (d3.length > 4000 || codePointLength(d3) > 2000)) return fail("/$defs/span/properties/text/maxLength");
     if (!(Array.isArray(d4))) return fail("/$defs/span/properties/style/type");
@@ -237,7 +238,7 @@ function v_spans(d) {
       if (!(d6 === "bold" || d6 === "italic" || d6 === "code" || d6 === "strike")) return fail("/$defs/span/properties/style/items/enum");
     }
     if (d4.length > 1 && !unique(d4)) return fail("/$defs/span/properties/style/uniqueItems");
-    if (d2.href !== undefined && (parsed || hasOwn(d2, "href"))) {
+    if (d2.href !== undefined && ((parsed && !("href" in objectPrototype)) || hasOwn(d2, "href"))) {
       const d7 = d2.href;
       if (!(typeof d7 === "string")) return fail("/$defs/span/properties/href/type");
       if (d7.length > 2048 && (d7.length > 4096 || codePointLength(d7) > 2048)) return fail("/$defs/span/properties/href/maxLength");
@@ -250,8 +251,6 @@ function v_spans(d) {
   return true;
 }
 export function validateParsed(d) {
-  const prototype = Object.prototype;
-  if ("title" in prototype || "blocks" in prototype || "type" in prototype || "level" in prototype || "spans" in prototype || "ordered" in prototype || "items" in prototype || "children" in prototype || "text" in prototype || "style" in prototype || "href" in prototype) return validate(d);
   parsed = true;
   try {
     return validate(d);

@@ -25,6 +25,7 @@ function hasOwn(o, k) {
   return hasOwnProperty.call(o, k);
 }
 let parsed = false;
+const objectPrototype = Object.prototype;
 export function validate(d) {
   if (!v_node(d)) return false;
   return true;
@@ -32,10 +33,10 @@ export function validate(d) {
 function v_node(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return fail("/$defs/node/type");
   const d1 = d.label;
-  if (d1 === undefined || !(parsed || hasOwn(d, "label"))) return fail("/$defs/node/required");
+  if (d1 === undefined || !((parsed && !("label" in objectPrototype)) || hasOwn(d, "label"))) return fail("/$defs/node/required");
   if (!(typeof d1 === "string")) return fail("/$defs/node/properties/label/type");
   if (d1.length > 40 && (d1.length > 80 || codePointLength(d1) > 40)) return fail("/$defs/node/properties/label/maxLength");
-  if (d.children !== undefined && (parsed || hasOwn(d, "children"))) {
+  if (d.children !== undefined && ((parsed && !("children" in objectPrototype)) || hasOwn(d, "children"))) {
     const d2 = d.children;
     if (!(Array.isArray(d2))) return fail("/$defs/node/properties/children/type");
     if (d2.length > 8) return fail("/$defs/node/properties/children/maxItems");
@@ -50,8 +51,6 @@ function v_node(d) {
   return true;
 }
 export function validateParsed(d) {
-  const prototype = Object.prototype;
-  if ("label" in prototype || "children" in prototype) return validate(d);
   parsed = true;
   try {
     return validate(d);

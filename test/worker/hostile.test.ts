@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { form as feedbackForm } from "../../examples/pages/generated/feedback.js";
 import { form } from "../../examples/pages/generated/page.js";
 import type { CompiledForm } from "../../src/address/form.ts";
+import { parseAct } from "../../src/address/verification.ts";
 import { TEXT_MAX } from "../../src/json/parse.ts";
 import { LOOSE_MAX } from "../../src/json/utf8.ts";
 import { encode, expectAccepted, expectRejected, fields, harness } from "./harness.ts";
@@ -487,6 +488,75 @@ describe("methods, paths, header fields", () => {
     const withoutLength = (response: Response) => fields(response).filter(([name]) => name !== "content-length");
     expect(withoutLength(head)).toEqual(withoutLength(await h.fetch()));
     expect(h.acts).toEqual([]);
+  });
+});
+
+describe("issue 31: the form bounds the cost of every body", () => {
+  /** A 1 MiB object of some 90,000 members, `"m0":0,"m1":0,…`: the hostile run's wide object. */
+  const wide = (() => {
+    const members: string[] = [];
+    for (let k = 0, length = 2; length < 1_048_000; k++) {
+      members.push(`"m${k}":0`);
+      length += members.at(-1)!.length + 1;
+    }
+    return `{${members.join(",")}}`;
+  })();
+  const feedback = (options = {}) => harness({ form: feedbackForm as CompiledForm, ...options });
+  /** The longest valid feedback act: its 1,999-code-point comment all escaped, pretty-printed. */
+  const longest = JSON.stringify({ rating: 5, topic: "documentation", comment: "😀".repeat(1999) }, null, 4).replace(
+    /[\u0080-\uffff]/g,
+    (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+
+  it("V1 /feedback reads no more than its longest valid act: the 1 MiB wide object is refused unread", async () => {
+    expect(wide.split(",").length).toBeGreaterThan(90_000);
+    expect(feedbackForm.maxBytes).toBe(24_296);
+    const h = feedback();
+    // Control: the longest valid act (24,037 bytes) is read and accepted.
+    expect(encode(longest).byteLength).toBeGreaterThan(24_000);
+    await expectAccepted(h, await h.post(longest));
+    const refused = await expectRejected(h, await h.post(wide), "content-too-large");
+    expect(refused.reason).toMatch(/24296/);
+    h.rejections.length = 0;
+    // Without Content-Length the reader stops at the bound.
+    await expectRejected(h, await h.post(trickle(encode(wide), 65_536)), "content-too-large");
+  });
+
+  it("V2 under a 1 MiB maxBytes the parser refuses the wide object at its fourth member, from the bytes", async () => {
+    const h = feedback({ maxBytes: 1_048_576 });
+    await expectAccepted(h, await h.post('{"rating":4,"topic":"other","comment":"x"}'));
+    const refused = await expectRejected(h, await h.post(wide), "json-syntax:too-many-members");
+    expect(refused.reason).toMatch(/at byte 21$/); // the comma before "m3"
+    // In process, a rough sanity check (not a timing test): refused at the fourth member, the
+    // body costs a fraction of building its 90,000 members.
+    const bytes = encode(wide);
+    const limits = { maxDepth: 64, maxMembers: feedbackForm.maxMembers ?? Infinity };
+    const time = (fn: () => unknown, runs: number) => {
+      const started = performance.now();
+      for (let k = 0; k < runs; k++) fn();
+      return (performance.now() - started) / runs;
+    };
+    const unbounded = time(() => parseAct(bytes, { maxDepth: 64 }), 3);
+    const bounded = time(() => parseAct(bytes, limits), 30);
+    expect(parseAct(bytes, limits)).toMatchObject({ code: "json-syntax:too-many-members" });
+    expect(bounded / unbounded).toBeLessThan(0.2);
+  });
+
+  it("V2 the page form's longest array is 100 items: the 101st block is refused by the parser", async () => {
+    expect(form.maxItems).toBe(100);
+    expect(form.maxMembers).toBe(3);
+    const h = harness();
+    const blocks = (n: number) => Array.from({ length: n }, () => '{"type":"paragraph","spans":[{"text":"x"}]}');
+    await expectAccepted(h, await h.post(`{"title":"T","blocks":[${blocks(100).join(",")}]}`));
+    await expectRejected(
+      h,
+      await h.post(`{"title":"T","blocks":[${blocks(101).join(",")}]}`),
+      "json-syntax:too-many-items",
+    );
+    h.rejections.length = 0;
+    // maxItems: Infinity leaves the array to the validator.
+    const open = harness({ maxItems: Infinity });
+    await expectRejected(open, await open.post(`{"title":"T","blocks":[${blocks(101).join(",")}]}`), "schema");
   });
 });
 

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from "vitest";
 import { forms } from "../../examples/pages/generated/forms.js";
 import type { CompiledForm } from "../../src/address/form.ts";
 import type { Rejection } from "../../src/address/rejection.ts";
-import { type McpOptions, mcp } from "../../src/mcp/mcp.ts";
+import { type McpOptions, MESSAGE_MAX_BYTES, mcp } from "../../src/mcp/mcp.ts";
 import type { AnyMcpAddress } from "../../src/mcp/tools.ts";
 import { hostileCorpus, VALID_CALL } from "../mcp-corpus.ts";
 
@@ -339,6 +339,43 @@ describe("mcp(): transport", () => {
     expect(streamed.status).toBe(413);
     expect(d.rejections.map((r) => r.code)).toEqual(["content-too-large", "content-too-large"]);
     expect(d.acts).toHaveLength(1);
+  });
+
+  it("issue 31: a wide object is refused from the bytes, whatever the method; other methods than tools/call are held to 64 KiB", async () => {
+    const legacy = { "mcp-protocol-version": "2025-06-18" };
+    const d = door();
+    const wide = `{${Array.from({ length: 90_000 }, (_, k) => `"m${k}":0`).join(",")}}`;
+    const ping = (params: string) => d.post(`{"jsonrpc":"2.0","id":1,"method":"ping","params":${params}}`, legacy);
+    // Control: a ping whose params hold 200 members is answered.
+    const members = Array.from({ length: 200 }, (_, k) => `"m${k}":0`).join(",");
+    expect((await ping(`{"_meta":{${members}}}`)).status).toBe(200);
+    const refused = await ping(wide);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    // Past 64 KiB, a ping is 413 once parsed; a tools/call of the page tool that large acts.
+    const big = await ping(`{"_meta":{"pad":"${"x".repeat(MESSAGE_MAX_BYTES)}"}}`);
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { error: unknown }).error).toEqual({ code: -32600, message: "Message too large" });
+    const block = `{"type":"paragraph","spans":[{"text":"${"x".repeat(1900)}"}]}`;
+    const page = `{"title":"T","blocks":[${Array.from({ length: 50 }, () => block).join(",")}]}`;
+    const call = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"page","arguments":${page}}}`;
+    expect(call.length).toBeGreaterThan(MESSAGE_MAX_BYTES);
+    expect((await d.post(call, legacy)).status).toBe(200);
+    expect(d.acts).toHaveLength(1);
+    expect(d.rejections.map((r) => r.code)).toEqual(["json-syntax:too-many-members", "content-too-large"]);
+    // An endpoint whose tools are small reads no more than the largest call: feedback's 24,296 bytes and 64 KiB.
+    const only = new Hono();
+    only.all("/mcp", mcp([{ form: forms.feedback, act: () => ({}) }]));
+    const post = (body: string) =>
+      only.fetch(
+        new Request("http://127.0.0.1:8821/mcp", {
+          method: "POST",
+          body,
+          headers: { "content-type": "application/json", accept: ACCEPT, ...legacy },
+        }),
+      );
+    expect(call.length).toBeGreaterThan(24_296 + MESSAGE_MAX_BYTES);
+    expect((await post(call)).status).toBe(413);
   });
 
   it("RFC 9112 §9.6 a message left unread (413, 415, 406, a 405 or OPTIONS with a body) closes the connection, as the HTTP door's; one read whole keeps it", async () => {

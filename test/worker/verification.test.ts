@@ -23,23 +23,34 @@ const post = (body: BodyInit, headers: Record<string, string> = {}) =>
   new Request("http://address.test/feedback", { method: "POST", body, headers });
 
 describe("verification core", () => {
-  it("verificationLimits: the form's depth and string bounds and 1 MiB by default; bad limits throw", () => {
+  it("verificationLimits: the form's own bounds by default (1 MiB when it bounds no size); bad limits throw", () => {
+    // feedback: 3 members, no array, its longest act as a serializer writes it 24,296 bytes.
     expect(limits).toEqual({
-      maxBytes: 1_048_576,
+      maxBytes: 24_296,
       maxDepth: form.maxDepth,
       maxStringLength: form.maxStringLength,
+      maxMembers: 3,
+      maxItems: 0,
       bodyDeadlineMs: 5_000,
     });
     expect(form.maxStringLength).toBeTypeOf("number");
-    expect(verificationLimits(form, { maxBytes: 10, maxDepth: 3, maxStringLength: 7, bodyDeadlineMs: 100 })).toEqual({
-      maxBytes: 10,
-      maxDepth: 3,
-      maxStringLength: 7,
-      bodyDeadlineMs: 100,
-    });
-    // A form that bounds no string, or a module built before the bound existed: no string limit.
-    expect(verificationLimits({ maxDepth: null, maxStringLength: null }).maxStringLength).toBe(Infinity);
+    const given = { maxBytes: 10, maxDepth: 3, maxStringLength: 7, maxMembers: 5, maxItems: 6, bodyDeadlineMs: 100 };
+    expect(verificationLimits(form, given)).toEqual(given);
+    // A form that bounds nothing, or a module built before the bounds existed: no limit but 1 MiB.
+    const open = { maxBytes: 1_048_576, maxStringLength: Infinity, maxMembers: Infinity, maxItems: Infinity };
+    expect(verificationLimits({ maxDepth: null, maxStringLength: null })).toMatchObject(open);
+    expect(
+      verificationLimits({ maxDepth: null, maxStringLength: null, maxMembers: null, maxItems: null, maxBytes: null }),
+    ).toMatchObject(open);
     expect(verificationLimits({ maxDepth: null } as typeof form).maxStringLength).toBe(Infinity);
+    // A form's own byte bound above 1 MiB leaves 1 MiB.
+    expect(verificationLimits({ ...form, maxBytes: 2 ** 40 }).maxBytes).toBe(1_048_576);
+    expect(verificationLimits(form, { maxMembers: Infinity, maxItems: Infinity })).toMatchObject({
+      maxMembers: Infinity,
+      maxItems: Infinity,
+    });
+    expect(() => verificationLimits(form, { maxMembers: -1 })).toThrow(/maxMembers/);
+    expect(() => verificationLimits(form, { maxItems: 0.5 })).toThrow(/maxItems/);
     expect(verificationLimits(form, { maxStringLength: Infinity }).maxStringLength).toBe(Infinity);
     expect(() => verificationLimits(form, { maxStringLength: 2.5 })).toThrow(/maxStringLength/);
     expect(() => verificationLimits(form, { maxStringLength: Number.NaN })).toThrow(RangeError);
@@ -86,6 +97,19 @@ describe("verification core", () => {
     // The feedback form: a topic from its enum, a comment of at most 1999 code points.
     expect(parseAct(topic("x".repeat(form.maxStringLength! + 1)), limits)).toMatchObject({
       code: "json-syntax:string-too-long",
+    });
+  });
+
+  it("V2: parseAct refuses an object or array past maxMembers or maxItems from the bytes; the form's own bounds", () => {
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    // feedback admits 3 members and no array: a fourth member is refused at the comma before it.
+    const four = '{"rating":4,"topic":"other","comment":"x","extra":1}';
+    expect(parseAct(bytes(four), limits)).toMatchObject({ code: "json-syntax:too-many-members" });
+    expect(parseAct(bytes(four), { ...limits, maxMembers: 4 }).ok).toBe(true); // then the form refuses it
+    expect(parseAct(bytes('{"rating":[1]}'), limits)).toMatchObject({ code: "json-syntax:too-many-items" });
+    expect(parseAct(bytes('{"rating":[]}'), limits).ok).toBe(true);
+    expect(parseAct(bytes("[1, 2, 3]"), { maxDepth: 2, maxItems: 2 })).toMatchObject({
+      code: "json-syntax:too-many-items",
     });
   });
 

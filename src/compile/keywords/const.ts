@@ -12,6 +12,7 @@ export const $const: Keyword = {
   instance: "any",
   depth: ({ value }) => valueDepth(value),
   stringLength: ({ value }) => valueStringLength(value),
+  listed: (value) => [value],
   check: expectJson,
   emit({ value, at, data, body, compiler }) {
     if (typeof value !== "object" || value === null) {

@@ -17,6 +17,7 @@ export const $enum: Keyword = {
     (value as unknown[]).reduce<number>((deepest, member) => Math.max(deepest, valueDepth(member)), -Infinity),
   stringLength: ({ value }) =>
     (value as unknown[]).reduce<number>((longest, member) => Math.max(longest, valueStringLength(member)), -Infinity),
+  listed: (value) => value as unknown[],
   check(value, at) {
     if (!Array.isArray(value)) refuseValue(at, "must be an array");
     expectJson(value, at);

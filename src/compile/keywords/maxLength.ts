@@ -12,6 +12,9 @@ export const maxLength: Keyword = {
   instance: "string",
   // A code point is one or two UTF-16 code units (RFC 8259 §7), so L code points are at most 2·L units.
   stringLength: ({ value }) => 2 * (value as number),
+  // Its JSON text: the quotes and at most 12 bytes a code point (`\uD83D\uDE00`; a code point
+  // of the BMP is at most 6, `\u00E9`).
+  bytes: ({ value }) => 2 + 12 * (value as number),
   check: expectCount,
   emit({ value, at, data, body, compiler }) {
     // A string has between length / 2 and length code points (a surrogate pair is two code

@@ -13,6 +13,8 @@ export const propertyNames: Keyword = {
   instance: "object",
   // Every member name is a string instance valid against the subschema.
   stringLength: ({ stringOf }) => stringOf("propertyNames"),
+  // Each name's JSON text: the quotes and at most 6 bytes a code unit (`\u00E9`).
+  bytes: ({ stringOf }) => 2 + 6 * stringOf("propertyNames"),
   widening: "a validator that skips propertyNames accepts any member name",
   check: expectSchema,
   subschemas: one,

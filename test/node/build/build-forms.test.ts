@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildForms, FormFileError } from "../../../src/compile/build-forms.ts";
+import { admittedBytes } from "../../../src/compile/compile-form.ts";
 
 const roots: string[] = [];
 
@@ -45,6 +46,9 @@ describe("buildForms", () => {
     const [built] = await buildForms({ root, outDir: "out" });
     // maxLength 5 is at most 10 UTF-16 code units; the only name, "text", is shorter.
     expect(built).toMatchObject({ name: "greeting", file: "forms/greeting.json", maxDepth: 2, maxStringLength: 10 });
+    // One member, no array; the longest act, the text's 5 code points escaped (2 + 60 bytes), with its margins.
+    expect(built).toMatchObject({ maxMembers: 1, maxItems: 0, maxBytes: admittedBytes(greeting) });
+    expect(built?.maxBytes).toBeGreaterThan(62);
     const validator = await import(pathToFileURL(join(root, "out", "greeting.validate.js")).href);
     expect(built?.module).toBe("out/greeting.js");
     const module = await readFile(join(root, "out", "greeting.js"), "utf8");
@@ -64,6 +68,7 @@ describe("buildForms", () => {
     expect(form.validate({ text: "hello" })).toBe(true);
     expect(form.name).toBe("greeting");
     expect(form.maxStringLength).toBe(10);
+    expect([form.maxMembers, form.maxItems, form.maxBytes]).toEqual([1, 0, built?.maxBytes]);
   });
 
   it("A2 refuses a form file that is not an arrival document {p, m, s}", async () => {

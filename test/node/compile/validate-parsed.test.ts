@@ -1,7 +1,8 @@
 /**
  * `validateParsed`, the generated validator's entry point for values parsed from JSON text
- * (issue 16): the same results and failure pointers as `validate` on such values, and exact
- * `validate` whenever `Object.prototype` has a member name the form reads.
+ * (issue 16): the same results and failure pointers as `validate` on such values, exact
+ * whenever `Object.prototype` has a member name the form reads, and a fixed cost that does not
+ * grow with the names the form reads (issue 31).
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -29,18 +30,26 @@ const wide = {
   properties: Object.fromEntries(Array.from({ length: 70 }, (_, k) => [`m${k}`, { type: "integer" }])),
 };
 const page = JSON.parse(readFileSync(`${root}bench/page.form.json`, "utf8")) as unknown;
+/** `{properties: {p0…p(n−1)}}`, strings, `p(n−1)` required: the issue's synthetic form. */
+const names = (n: number) => ({
+  type: "object",
+  required: [`p${n - 1}`],
+  properties: Object.fromEntries(Array.from({ length: n }, (_, k) => [`p${k}`, { type: "string" }])),
+});
 
 let treeModule: GeneratedModule;
 let toStringModule: GeneratedModule;
 let pageModule: GeneratedModule;
 let wideModule: GeneratedModule;
+let widestModule: GeneratedModule;
 beforeAll(async () => {
-  [treeModule, toStringModule, pageModule, wideModule] = (await loadModules([
+  [treeModule, toStringModule, pageModule, wideModule, widestModule] = (await loadModules([
     compileForm(tree),
     compileForm(readsToString),
     compileForm(page),
     compileForm(wide),
-  ])) as [GeneratedModule, GeneratedModule, GeneratedModule, GeneratedModule];
+    compileForm(names(5000)),
+  ])) as [GeneratedModule, GeneratedModule, GeneratedModule, GeneratedModule, GeneratedModule];
 });
 
 /** Runs `fn` with `Object.prototype[name]` set to `value` (enumerable, as pollution sets it). */
@@ -98,6 +107,35 @@ describe("validateParsed (issue 16)", () => {
     polluted("m69", "x", () => {
       expect(wideModule.validateParsed(parsed('{"m0":1}'))).toBe(true);
     });
+  });
+
+  it("checks a name of a 5,000-name form where it is read: polluted, enumerable or an accessor, it is not present", () => {
+    const valid = parsed('{"p0":"x","p4999":"y"}');
+    expect(widestModule.validateParsed(valid)).toBe(true);
+    expect(widestModule.validateParsed(parsed('{"p2500":1,"p4999":"y"}'))).toBe(false);
+    expect(widestModule.lastFailure()).toBe("/properties/p2500/type");
+    // Read as present, the inherited p2500 would fail its type, the inherited p4999 meet `required`.
+    polluted("p2500", 5, () => expect(widestModule.validateParsed(valid)).toBe(true));
+    polluted("p4999", "y", () => {
+      expect(widestModule.validateParsed(parsed('{"p0":"x"}'))).toBe(false);
+      expect(widestModule.lastFailure()).toBe("/required");
+    });
+    const prototype = Object.prototype as Record<string, unknown>;
+    Object.defineProperty(prototype, "p1234", { get: () => 7, configurable: true });
+    try {
+      expect(widestModule.validateParsed(valid)).toBe(true);
+      expect(widestModule.validateParsed(parsed('{"p1234":"z","p4999":"y"}'))).toBe(true);
+    } finally {
+      delete prototype.p1234;
+    }
+    expect(widestModule.validateParsed(valid)).toBe(true);
+  });
+
+  it("has the same entry for 5 names as for 5,000: nothing at each call grows with the form (issue 31)", () => {
+    const entry = (source: string) => source.slice(source.indexOf("export function validateParsed"));
+    const small = entry(compileForm(names(5)));
+    expect(small).toMatch(/^export function validateParsed\(d\) \{\n {2}parsed = true;/);
+    expect(entry(compileForm(names(5000)))).toBe(small);
   });
 
   it("is validate for a form that reads a name Object.prototype has (toString)", () => {

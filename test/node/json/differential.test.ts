@@ -136,6 +136,8 @@ describe("differential against JSON.parse (V2)", () => {
       "lone-surrogate",
       "number-out-of-range",
       "string-too-long",
+      "too-many-items",
+      "too-many-members",
     ]);
   });
 });

@@ -239,6 +239,8 @@ export const policyCodes: ReadonlySet<JsonSyntaxErrorCode> = new Set<JsonSyntaxE
   "integer-out-of-range",
   "depth-exceeded",
   "string-too-long",
+  "too-many-members",
+  "too-many-items",
 ]);
 
 /** Bytes worth planting: JSON punctuation, escapes, UTF-8 lead and continuation bytes, a BOM's. */
