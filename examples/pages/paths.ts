@@ -12,6 +12,9 @@ export const RESERVED_PATHS: Readonly<Record<string, string>> = {
   mcp: "the MCP door (/mcp)",
   pages: "the published pages (/pages/<id>)",
   metrics: "the counters (/metrics)",
+  // No form can be named so (a name has no dot), but they are the server's own paths too.
+  ".well-known": "the API catalog and the MCP server card (docs/discovery.md)",
+  "llms.txt": "the list of addresses for language models (docs/discovery.md)",
 };
 
 /**

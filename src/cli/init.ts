@@ -87,6 +87,10 @@ export async function projectFiles(
     if (pinned === undefined) throw new Error(`no version of ${name} in gpt-address's own package.json`);
     return pinned;
   };
+  // From a git URL npm builds gpt-address in its clone (its `prepare`), which npm 11 runs only
+  // when approved, by the spec as written (npm matches a git dependency by its spec, not its name).
+  const fromGit = /^(?:git(?:\+[a-z]+)?:|github:|gitlab:|bitbucket:|gist:)/.test(values.gptAddress);
+  const allowScripts = [...template.allowScripts, ...(fromGit ? [values.gptAddress] : [])];
   const manifest = {
     name: values.name,
     version: "0.0.0",
@@ -98,9 +102,7 @@ export async function projectFiles(
     devDependencies: Object.fromEntries(
       ["typescript", "vitest", ...template.devDependencies].sort().map((name) => [name, version(name)]),
     ),
-    ...(template.allowScripts.length > 0
-      ? { allowScripts: Object.fromEntries(template.allowScripts.map((name) => [name, true])) }
-      : {}),
+    ...(allowScripts.length > 0 ? { allowScripts: Object.fromEntries(allowScripts.map((name) => [name, true])) } : {}),
   };
   files["package.json"] = `${JSON.stringify(manifest, null, 2)}\n`;
   const tsconfig = {

@@ -50,7 +50,10 @@ describe("gpt-address init", () => {
     for (const [index, [from, spec]] of cases.entries()) {
       const project = join(folder, `from-${index}`);
       expect((await runCli(["init", project, "--from", from], folder)).code).toBe(0);
-      expect((await manifestOf(project)).dependencies["gpt-address"], from).toBe(spec);
+      const manifest = await manifestOf(project);
+      expect(manifest.dependencies["gpt-address"], from).toBe(spec);
+      // A git install runs gpt-address's prepare, which npm 11 runs only when approved by its spec.
+      expect(manifest.allowScripts?.[spec], from).toBe(spec.startsWith("git+") ? true : undefined);
     }
   });
 
