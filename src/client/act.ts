@@ -9,6 +9,7 @@
  */
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { parseJson } from "../json/parse.ts";
+import { nullAsAbsent } from "./absent.ts";
 import { type Arrival, retrieve } from "./arrival.ts";
 import { compileValidator, type FormValidator } from "./form-validator.ts";
 import { type Exchange, exchange, mediaType } from "./http.ts";
@@ -168,6 +169,23 @@ export interface ModelActOptions extends ActOptions {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * The bytes of the actor's value with `null` read as absent where the projection made an optional
+ * property nullable (`absent.ts`), or `undefined` when nothing changes (then the actor's own
+ * bytes are sent, C1) or the bytes are not strict JSON (the local check reports that).
+ */
+export function readNullAsAbsent(bytes: Uint8Array, form: unknown): Uint8Array | undefined {
+  let value: unknown;
+  try {
+    value = parseJson(bytes);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) return undefined;
+    throw error;
+  }
+  const read = nullAsAbsent(value, form);
+  return read.changed ? new TextEncoder().encode(JSON.stringify(read.value)) : undefined;
+}
+
 /** A name for the schema where an API wants one: `[A-Za-z0-9_-]{1,64}`. */
 export function schemaName(schema: unknown): string {
   const title = typeof schema === "object" && schema !== null ? (schema as { title?: unknown }).title : undefined;
@@ -210,8 +228,19 @@ export async function actWithModel(url: string, client: ModelClient, options: Mo
       signal: options.signal,
     });
     bytes = encoder.encode(result.text);
+    const warnings = [...result.warnings];
+    if (options.profile?.rewrites?.optionalProperties === "nullable" && !result.invalidUtf8) {
+      const read = readNullAsAbsent(bytes, s);
+      if (read !== undefined) {
+        bytes = read;
+        warnings.push({
+          type: "rewritten",
+          message: `${client.provider}: null read as absent where the form does not admit null (the projection made those properties nullable)`,
+        });
+      }
+    }
     failure = checkLocally(bytes, validator, result.invalidUtf8);
-    const attempt = { text: result.text, failure, warnings: result.warnings };
+    const attempt = { text: result.text, failure, warnings };
     attempts.push(attempt);
     options.onAttempt?.(attempt, i);
     if (failure === null) break;
