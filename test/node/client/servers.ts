@@ -232,3 +232,43 @@ export async function startFakeApi(
   const served = await serveApp(app);
   return { ...served, requests, refused };
 }
+
+/** What a {@link serveExampleBehind} hook may do with a request before the example sees it. */
+export type Hook = (request: Request, forward: (request: Request) => Promise<Response>) => Promise<Response>;
+
+/**
+ * The example addresses behind `hook`, which sees each request first and may answer it itself
+ * (an older form, a 429) or forward it; every request is counted by method and path.
+ */
+export async function serveExampleBehind(hook: Hook): Promise<Served & { readonly seen: string[] }> {
+  const store = new SqlitePageStore(new DatabaseSync(":memory:"));
+  const example = createExampleApp(() => store);
+  const seen: string[] = [];
+  const forward = async (request: Request) => example.fetch(request);
+  const served = await serveApp({
+    fetch: (request) => {
+      seen.push(`${request.method} ${new URL(request.url).pathname}`);
+      return hook(request, forward);
+    },
+  });
+  return { ...served, seen };
+}
+
+/**
+ * A hook that serves the first arrival of `path` as an older version of its form (another `p`
+ * and entity-tag `"older"`), then the current one: an act written against the first is pinned
+ * to a form the address no longer serves, and the address answers it 412.
+ */
+export function olderFormFirst(path: string): Hook {
+  let served = false;
+  return async (request, forward) => {
+    const response = await forward(request);
+    if (served || request.method !== "GET" || new URL(request.url).pathname !== path) return response;
+    served = true;
+    const document = (await response.json()) as { p: string };
+    const older = { ...document, p: `${document.p} (an older version of this form)` };
+    return new Response(JSON.stringify(older), {
+      headers: { "content-type": "application/json", etag: '"older"', "cache-control": "no-cache" },
+    });
+  };
+}
