@@ -266,11 +266,11 @@ export async function contactAddress(url: string, options: AddressToolOptions = 
   /** The input as bytes of a value of the form, and the local check's verdict. */
   const prepare = (input: unknown) => {
     const value = readsNull ? nullAsAbsent(input, arrival.document.s).value : input;
-    const bytes = new TextEncoder().encode(JSON.stringify(value) ?? "");
+    const bytes = new Uint8Array(new TextEncoder().encode(JSON.stringify(value) ?? ""));
     return { bytes, failure: checkLocally(bytes, checker.validator) };
   };
 
-  const post = async (bytes: Uint8Array, signal?: AbortSignal): Promise<Response> => {
+  const post = async (bytes: Uint8Array<ArrayBuffer>, signal?: AbortSignal): Promise<Response> => {
     const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
     if (arrival.etag !== undefined) headers["if-match"] = arrival.etag;
     if (options.gptActor !== undefined) headers["gpt-actor"] = options.gptActor;
