@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AddressToolError, contactAddress } from "../../../src/client/address-tool.ts";
+import { canGenerateCode, chooseValidator } from "../../../src/client/choose-validator.ts";
 import { compileValidator } from "../../../src/client/form-validator.ts";
 import { portableValidator } from "../../../src/client/portable-validator.ts";
 import { olderFormFirst, pageFile, root, type Served, serveExampleBehind } from "./servers.ts";
@@ -159,5 +160,27 @@ describe("the tool core", () => {
     const tool = await contactAddress(`${server.url}/feedback`, { cache: new Map(), validator: "portable" });
     expect(tool.validator).toBe("portable");
     expect(tool.check({ rating: 0, topic: "other" })).toMatchObject({ pointer: "/properties/rating/minimum" });
+  });
+
+  it("V3 where code cannot be generated from text (Workers forbid new Function), auto picks the portable validator without trying the compiled one", async () => {
+    expect(canGenerateCode()).toBe(true);
+    expect((await chooseValidator(feedbackFile.s, "auto")).kind).toBe("compiled");
+    const original = globalThis.Function;
+    globalThis.Function = new Proxy(original, {
+      construct() {
+        throw new EvalError("Code generation from strings disallowed for this context");
+      },
+    });
+    try {
+      expect(canGenerateCode()).toBe(false);
+      const chosen = await chooseValidator(feedbackFile.s, "auto");
+      expect(chosen.kind).toBe("portable");
+      expect(chosen.validator.check({ rating: 9, topic: "other" })).toEqual({
+        pointer: "/properties/rating/maximum",
+        keyword: "maximum",
+      });
+    } finally {
+      globalThis.Function = original;
+    }
   });
 });
