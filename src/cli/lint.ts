@@ -1,15 +1,19 @@
 /**
  * `gpt-address lint <form.json…>`: lints form files; `--actors` adds the actor findings and
- * prints the table of which actors accept each form.
+ * prints the table of which actors accept each form; `--projected` judges, for each actor, the
+ * form as the client projects it for that actor (`src/client/projection.ts`) instead.
  *
  * @module
  */
 import { readFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
 import { defineCommand } from "citty";
+import { fromLintProfile } from "../client/lint-profile.ts";
+import { projectForm } from "../client/projection.ts";
 import { FormDocument } from "../compile/document.ts";
 import { parseJson } from "../json/parse.ts";
 import { profiles, resolveProfile } from "../lint/actors/index.ts";
+import type { ActorProfile } from "../lint/actors/profile.ts";
 import { type ActorRow, actorRows, renderActorTable } from "../lint/actors/table.ts";
 import { type CostBound, costBound } from "../lint/cost.ts";
 import type { Finding } from "../lint/finding.ts";
@@ -23,6 +27,8 @@ export interface LintedFile {
   /** The bound on the validator's work per act (absent when the form is not valid). */
   readonly cost?: CostBound;
   readonly actors?: ReadonlyArray<ActorRow>;
+  /** Whether {@link actors} judged each actor's projection of the form rather than the form. */
+  readonly projected?: boolean;
 }
 
 /** Reads a form file, or throws a usage error naming it (exit 2: unreadable input). */
@@ -35,8 +41,26 @@ async function readForm(path: string, shown: string): Promise<Uint8Array> {
   }
 }
 
-/** Lints files (paths relative to `cwd`); with `actors`, judges each for every actor profile. */
-export async function lintFiles(paths: ReadonlyArray<string>, cwd: string, actors: boolean): Promise<LintedFile[]> {
+/**
+ * The rows of the actor table for the projections of `schema`: each actor judges the form as the
+ * client sends it to that actor (what the projection drops is enforced by the local check).
+ */
+export function projectedActorRows(profiles: ReadonlyArray<ActorProfile>, schema: unknown): ActorRow[] {
+  return profiles.flatMap((profile) =>
+    actorRows([profile], projectForm(schema, fromLintProfile(profile.id, profile)).schema),
+  );
+}
+
+/**
+ * Lints files (paths relative to `cwd`); with `actors`, judges each for every actor profile, and
+ * with `projected` each actor's projection of the form.
+ */
+export async function lintFiles(
+  paths: ReadonlyArray<string>,
+  cwd: string,
+  actors: boolean,
+  projected = false,
+): Promise<LintedFile[]> {
   const selected = actors ? profiles.map(resolveProfile) : [];
   const results: LintedFile[] = [];
   for (const path of paths) {
@@ -50,7 +74,9 @@ export async function lintFiles(paths: ReadonlyArray<string>, cwd: string, actor
     }
     const form = parseJson(bytes, { maxDepth: 256 }) as { s: unknown };
     const cost = costBound(new FormDocument(form.s));
-    results.push(actors ? { file, findings, cost, actors: actorRows(selected, form.s) } : { file, findings, cost });
+    if (!actors) results.push({ file, findings, cost });
+    else if (projected) results.push({ file, findings, cost, actors: projectedActorRows(selected, form.s), projected });
+    else results.push({ file, findings, cost, actors: actorRows(selected, form.s) });
   }
   return results;
 }
@@ -81,7 +107,10 @@ export function renderText(results: ReadonlyArray<LintedFile>): string {
         `${result.file}: validation cost at most ${n(result.cost.steps)} steps per act of ${n(result.cost.maxBytes)} bytes (${n(result.cost.perByte)} per byte)`,
       );
     }
-    if (result.actors !== undefined) lines.push(`${result.file}: actors`, renderActorTable(result.actors), "");
+    if (result.actors !== undefined) {
+      const title = result.projected ? "actors (each judging its projection of the form)" : "actors";
+      lines.push(`${result.file}: ${title}`, renderActorTable(result.actors), "");
+    }
   }
   const total = errors + warnings;
   lines.push(
@@ -107,12 +136,21 @@ export default defineCommand({
       default: false,
       description: "Judge each form for every actor profile and print the table",
     },
+    projected: {
+      type: "boolean",
+      default: false,
+      description:
+        "With --actors: judge each actor's projection of the form (what gpt-address act and the tool adapters send)",
+    },
   },
   async run(context) {
     const io = ioOf(context);
     const paths = context.args._;
     if (paths.length === 0) throw new UsageError("name at least one form file (gpt-address lint forms/*.json)");
-    const results = await lintFiles(paths, io.cwd, context.args.actors === true);
+    if (context.args.projected === true && context.args.actors !== true) {
+      throw new UsageError("--projected judges the actors' projections: use it with --actors");
+    }
+    const results = await lintFiles(paths, io.cwd, context.args.actors === true, context.args.projected === true);
     if (context.args.format === "json") io.stdout(`${JSON.stringify(results, null, 2)}\n`);
     else io.stdout(renderText(results));
     const failed = results.some((result) => result.findings.some((finding) => finding.severity === "error"));

@@ -9,17 +9,15 @@
  */
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { parseJson } from "../json/parse.ts";
+import { nullAsAbsent } from "./absent.ts";
 import { type Arrival, retrieve } from "./arrival.ts";
-import { compileValidator, type FormValidator } from "./form-validator.ts";
+import { compileValidator } from "./form-validator.ts";
 import { type Exchange, exchange, mediaType } from "./http.ts";
+import { checkLocally, type LocalFailure } from "./local-check.ts";
 import type { ChatMessage, ClientWarning, ModelClient } from "./model.ts";
 import { type ActorProfile, projectForm } from "./projection.ts";
 
-/** Why a value was not sent: it is not strict JSON, not UTF-8, or the form rejects it. */
-export type LocalFailure =
-  | { readonly stage: "utf8"; readonly message: string }
-  | { readonly stage: "parse"; readonly code: string; readonly offset: number; readonly message: string }
-  | { readonly stage: "form"; readonly pointer: string; readonly keyword: string; readonly message: string };
+export { checkLocally, type LocalFailure } from "./local-check.ts";
 
 /** The address's answer to an act. */
 export interface Answer {
@@ -65,37 +63,8 @@ export interface ActOptions {
   readonly onSend?: (bytes: Uint8Array, headers: Readonly<Record<string, string>>) => void;
 }
 
-const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
 function describe(failure: LocalFailure): string {
   return failure.message;
-}
-
-/**
- * The local check of a value's bytes: UTF-8, strict JSON (the address's parser), the form.
- */
-export function checkLocally(bytes: Uint8Array, validator: FormValidator, invalidUtf8 = false): LocalFailure | null {
-  if (invalidUtf8) return { stage: "utf8", message: "the output was not valid UTF-8" };
-  try {
-    fatal.decode(bytes);
-  } catch {
-    return { stage: "utf8", message: "the value is not valid UTF-8" };
-  }
-  let value: unknown;
-  try {
-    value = parseJson(bytes);
-  } catch (error) {
-    if (!(error instanceof JsonSyntaxError)) throw error;
-    return {
-      stage: "parse",
-      code: error.code,
-      offset: error.offset,
-      message: `not one strict JSON value (${error.code} at byte ${error.offset})`,
-    };
-  }
-  const failure = validator.check(value);
-  if (failure === null) return null;
-  return { stage: "form", ...failure, message: `the form rejects it at ${failure.pointer} (${failure.keyword})` };
 }
 
 /**
@@ -168,6 +137,23 @@ export interface ModelActOptions extends ActOptions {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * The bytes of the actor's value with `null` read as absent where the projection made an optional
+ * property nullable (`absent.ts`), or `undefined` when nothing changes (then the actor's own
+ * bytes are sent, C1) or the bytes are not strict JSON (the local check reports that).
+ */
+export function readNullAsAbsent(bytes: Uint8Array, form: unknown): Uint8Array | undefined {
+  let value: unknown;
+  try {
+    value = parseJson(bytes);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) return undefined;
+    throw error;
+  }
+  const read = nullAsAbsent(value, form);
+  return read.changed ? new TextEncoder().encode(JSON.stringify(read.value)) : undefined;
+}
+
 /** A name for the schema where an API wants one: `[A-Za-z0-9_-]{1,64}`. */
 export function schemaName(schema: unknown): string {
   const title = typeof schema === "object" && schema !== null ? (schema as { title?: unknown }).title : undefined;
@@ -210,8 +196,19 @@ export async function actWithModel(url: string, client: ModelClient, options: Mo
       signal: options.signal,
     });
     bytes = encoder.encode(result.text);
+    const warnings = [...result.warnings];
+    if (options.profile?.rewrites?.optionalProperties === "nullable" && !result.invalidUtf8) {
+      const read = readNullAsAbsent(bytes, s);
+      if (read !== undefined) {
+        bytes = read;
+        warnings.push({
+          type: "rewritten",
+          message: `${client.provider}: null read as absent where the form does not admit null (the projection made those properties nullable)`,
+        });
+      }
+    }
     failure = checkLocally(bytes, validator, result.invalidUtf8);
-    const attempt = { text: result.text, failure, warnings: result.warnings };
+    const attempt = { text: result.text, failure, warnings };
     attempts.push(attempt);
     options.onAttempt?.(attempt, i);
     if (failure === null) break;

@@ -187,7 +187,4 @@ export function exchange(url: string | URL, options: ExchangeOptions = {}): Prom
   });
 }
 
-/** The media type of a `Content-Type` field value, lower-cased, without parameters. */
-export function mediaType(field: string | undefined): string {
-  return (field ?? "").split(";")[0]!.trim().toLowerCase();
-}
+export { mediaType } from "./media-type.ts";

@@ -8,8 +8,12 @@
  * - `oneOf` refused while `anyOf` is taken → `oneOf` sent as `anyOf` (a widening);
  * - `const` not enforced while `enum` is → a one-value `enum`;
  * - `minimum`/`maximum` not enforced while `enum` is → a small integer range as an `enum`;
- * - every property required (`all-required`, or `required` ignored) → optional properties as a
- *   union of closed variants;
+ * - every property required by rule (`all-required`: OpenAI strict) → optional properties as
+ *   required and nullable, `null` read back as absent;
+ * - `required` ignored (the actor sends every property anyway) → optional properties as a union
+ *   of closed variants;
+ * - a refused form-wide requirement the client can meet by dropping (one string constraint, no
+ *   lookaround or backreference, a `$ref` alone) → that keyword dropped;
  * - the `repetition` budget → a limit on the four length and item bounds.
  *
  * @module
@@ -77,6 +81,10 @@ export function fromLintProfile(actor: string, profile: LintProfileLike): ActorP
   if (profile.formats !== undefined) keywords.format = profile.formats.cell === "S" ? "S" : "L";
   const cell = (keyword: string): Cell => keywords[keyword] ?? unlisted;
   const requires = new Set((profile.requires ?? []).map((r) => r.check));
+  /** Requirements whose breach makes the actor refuse the form or mishandle it. */
+  const refused = new Set(
+    (profile.requires ?? []).filter((r) => r.outcome === undefined || r.outcome !== "I").map((r) => r.check),
+  );
   const allRequired = requires.has("all-required") || cell("required") === "I";
   const union = cell("anyOf") === "S" || cell("anyOf") === "L" ? "anyOf" : "oneOf";
   return {
@@ -91,15 +99,21 @@ export function fromLintProfile(actor: string, profile: LintProfileLike): ActorP
       closedObjects: requires.has("closed-objects"),
       objectRoot: requires.has("root-object"),
       typeEverywhere: requires.has("type-on-every-node"),
+      oneStringConstraint: refused.has("one-string-constraint"),
+      noLookaround: refused.has("no-lookaround"),
+      noBackreference: refused.has("no-backreference"),
+      refAlone: refused.has("ref-alone"),
     },
     rewrites: {
       ...((cell("anyOf") === "X" || cell("anyOf") === "R") && cell("oneOf") === "S" ? { anyOf: "oneOf" as const } : {}),
       ...(cell("oneOf") === "R" && taken(cell("anyOf")) ? { oneOf: "anyOf" as const } : {}),
       ...(!taken(cell("const")) && cell("enum") === "S" ? { const: "enum" as const } : {}),
       ...(cell("minimum") === "I" && cell("enum") === "S" ? { integerRange: 64 } : {}),
-      ...(allRequired && (taken(cell(union)) || union === "oneOf")
-        ? { optionalProperties: union, maxOptional: 4 }
-        : {}),
+      ...(requires.has("all-required")
+        ? { optionalProperties: "nullable" as const }
+        : allRequired && (taken(cell(union)) || union === "oneOf")
+          ? { optionalProperties: union, maxOptional: 4 }
+          : {}),
     },
   };
 }

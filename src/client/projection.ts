@@ -12,6 +12,7 @@
  * @module
  */
 import { keywordOf, vocabulary } from "../compile/vocabulary.ts";
+import { regexShape } from "../lint/regex-shape.ts";
 import type { ClientWarning } from "./model.ts";
 
 /**
@@ -66,6 +67,14 @@ export interface ActorProfile {
     readonly objectRoot?: boolean;
     /** Every `const`/`enum` node needs a `type` (added from its values, an exact rewrite). */
     readonly typeEverywhere?: boolean;
+    /** A string node takes one of `pattern`, `format` and the length bounds (the others are dropped). */
+    readonly oneStringConstraint?: boolean;
+    /** A `pattern` with lookaround is refused (it is dropped). */
+    readonly noLookaround?: boolean;
+    /** A `pattern` with a backreference is refused (it is dropped). */
+    readonly noBackreference?: boolean;
+    /** A `$ref` must stand alone (its other keywords but `$…` ones are dropped). */
+    readonly refAlone?: boolean;
   };
   /** Exact rewrites into what the actor takes. */
   readonly rewrites?: {
@@ -77,8 +86,13 @@ export interface ActorProfile {
     readonly const?: "enum";
     /** An integer range of at most this many values written as an `enum` (for actors that ignore bounds). */
     readonly integerRange?: number;
-    /** An object with optional properties written as a union of its closed variants, each with every property required (for actors that require every property). */
-    readonly optionalProperties?: "anyOf" | "oneOf";
+    /**
+     * For actors that require every property: an object's optional properties written as a union
+     * of its closed variants, each with every property required (`anyOf`/`oneOf`), or made
+     * required and nullable (`nullable`: the actor's `null` is read back as absent where the
+     * form does not admit `null`, `absent.ts`).
+     */
+    readonly optionalProperties?: "anyOf" | "oneOf" | "nullable";
     /** The most optional properties one object may have for {@link optionalProperties} (2^n variants). */
     readonly maxOptional?: number;
   };
@@ -178,6 +192,29 @@ function jsonType(value: unknown): string {
 }
 
 /**
+ * `sub` widened by `null`, in the shape a strict actor takes: `null` added to a `type` (and to
+ * an `enum` or `const` beside it), otherwise a union with `{"type": "null"}`.
+ */
+export function nullable(sub: unknown): unknown {
+  if (sub === true) return true;
+  if (sub === false || !isObject(sub)) return { type: "null" };
+  const { type } = sub;
+  const plain = !("anyOf" in sub || "oneOf" in sub || "allOf" in sub || "$ref" in sub || "not" in sub);
+  if (plain && (typeof type === "string" || Array.isArray(type))) {
+    const types = Array.isArray(type) ? type : [type];
+    const out: Json = { ...sub, type: types.includes("null") ? types : [...types, "null"] };
+    if ("const" in sub) {
+      delete out.const;
+      out.enum = [sub.const, null];
+    } else if (Array.isArray(sub.enum) && !sub.enum.includes(null)) {
+      out.enum = [...sub.enum, null];
+    }
+    return out;
+  }
+  return { anyOf: [sub, { type: "null" }] };
+}
+
+/**
  * Projects `schema` for the actor of `profile`.
  *
  * @example
@@ -240,6 +277,21 @@ export function projectForm(schema: unknown, profile: ActorProfile): Projection 
           continue;
         }
       }
+      if (keyword === "pattern" && typeof value === "string") {
+        const shape = regexShape(value);
+        if (
+          (shape.lookaround && profile.requires?.noLookaround) ||
+          (shape.backreference && profile.requires?.noBackreference)
+        ) {
+          warn(
+            "dropped",
+            pointer,
+            keyword,
+            `refuses a pattern with ${shape.lookaround ? "lookaround" : "a backreference"}; dropped`,
+          );
+          continue;
+        }
+      }
       const limit = c === "L" ? profile.limited?.[name] : undefined;
       const outcome = limit === undefined ? null : outcomeOf(limit, value, node, root);
       if (limit !== undefined && outcome !== null) {
@@ -277,6 +329,8 @@ export function projectForm(schema: unknown, profile: ActorProfile): Projection 
       }
     }
     out = integerRange(out, pointer);
+    out = oneStringConstraint(out, pointer);
+    out = refAlone(out, pointer);
     out = addType(out, pointer);
     checkClosed(out, pointer);
     return optionalVariants(out, pointer, root);
@@ -292,6 +346,33 @@ export function projectForm(schema: unknown, profile: ActorProfile): Projection 
     const { minimum: _min, maximum: _max, ...rest } = node;
     warn("rewritten", pointer, "minimum", `ignores integer bounds; ${low}…${high} sent as an enum`);
     return { ...rest, enum: Array.from({ length: high - low + 1 }, (_, i) => low + i) };
+  }
+
+  /** The first of `pattern`, `format` and the length bounds kept, the others dropped (a relaxation). */
+  function oneStringConstraint(node: Json, pointer: string): Json {
+    if (!profile.requires?.oneStringConstraint) return node;
+    const kinds = [["pattern"], ["format"], ["minLength", "maxLength"]].filter((names) => names.some((k) => k in node));
+    if (kinds.length < 2) return node;
+    const out = { ...node };
+    for (const names of kinds.slice(1)) {
+      for (const name of names) {
+        if (!(name in out)) continue;
+        delete out[name];
+        warn("dropped", pointer, name, `takes one of pattern, format and length bounds on a string; ${name} dropped`);
+      }
+    }
+    return out;
+  }
+
+  /** A `$ref`'s siblings dropped, but `$…` keywords (a relaxation: the `$ref` still applies). */
+  function refAlone(node: Json, pointer: string): Json {
+    if (!profile.requires?.refAlone || !("$ref" in node)) return node;
+    const out: Json = {};
+    for (const [name, value] of Object.entries(node)) {
+      if (name.startsWith("$")) out[name] = value;
+      else if (!QUIET.has(name)) warn("dropped", pointer, name, `takes a $ref only alone; ${name} dropped`);
+    }
+    return out;
   }
 
   function addType(node: Json, pointer: string): Json {
@@ -329,6 +410,19 @@ export function projectForm(schema: unknown, profile: ActorProfile): Projection 
     const optional = Object.keys(node.properties).filter((name) => !required.has(name));
     if (optional.length === 0) return node;
     const where = "required";
+    if (union === "nullable") {
+      const properties: Json = {};
+      for (const [name, sub] of Object.entries(node.properties)) {
+        properties[name] = required.has(name) ? sub : nullable(sub);
+      }
+      warn(
+        "rewritten",
+        pointer,
+        where,
+        `requires every property; ${optional.length} optional (${optional.join(", ")}) sent as required and nullable, and null read back as absent`,
+      );
+      return { ...node, properties, required: Object.keys(properties) };
+    }
     const max = profile.rewrites?.maxOptional ?? 4;
     const exact = node.type === "object" && node.additionalProperties === false && !("patternProperties" in node);
     if (!exact || optional.length > max || (root && profile.requires?.objectRoot)) {

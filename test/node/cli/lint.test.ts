@@ -185,6 +185,41 @@ describe("gpt-address lint (S2, F2-F4, mistakes) on forms that are not part of t
     expect(text.stdout).toMatch(/llama-cpp\s+rejected\s+\/s\/properties\/note\/maxLength/);
   });
 
+  it("--actors --projected: each example form and the init template, as projected for each actor, is accepted by that actor (OpenAI and Anthropic strict with nothing ignored); as published, they are not", async () => {
+    const root = join(import.meta.dirname, "../../..");
+    const files = ["forms/feedback.json", "forms/page.json", "templates/address/form.json"];
+    const projected = await runCli(["lint", "--actors", "--projected", "--format", "json", ...files], root);
+    expect(projected.code).toBe(0);
+    const results = JSON.parse(projected.stdout) as LintedFile[];
+    expect(results.map((result) => result.file)).toEqual(files);
+    for (const result of results) {
+      expect(result.projected).toBe(true);
+      expect(result.actors?.length).toBeGreaterThanOrEqual(12);
+      for (const row of result.actors ?? [])
+        expect(row.verdict, `${result.file} ${row.actor}: ${row.rejected}`).not.toBe("rejected");
+      for (const actor of ["openai-strict", "anthropic-strict"]) {
+        expect(result.actors?.find((row) => row.actor === actor)?.verdict, `${result.file} ${actor}`).toBe("accepted");
+      }
+    }
+    const published = JSON.parse(
+      (await runCli(["lint", "--actors", "--format", "json", ...files], root)).stdout,
+    ) as LintedFile[];
+    const rejected = published.flatMap((result) =>
+      (result.actors ?? []).filter((row) => row.verdict === "rejected").map((row) => `${result.file} ${row.actor}`),
+    );
+    expect(rejected).toEqual(
+      expect.arrayContaining([
+        "forms/feedback.json openai-strict",
+        "forms/feedback.json anthropic-strict",
+        "forms/page.json vllm-xgrammar",
+      ]),
+    );
+    const text = await runCli(["lint", "--actors", "--projected", "forms/feedback.json"], root);
+    expect(text.stdout).toMatch(/actors \(each judging its projection of the form\)\n {2}openai-strict +accepted\n/);
+    const usage = await runCli(["lint", "--projected", "forms/feedback.json"], root);
+    expect(usage.code).toBe(2);
+  });
+
   it("the bin sets the process exit code (spawned with the project's Node)", async () => {
     const bin = join(import.meta.dirname, "../../../src/cli/bin.ts");
     const run = promisify(execFile);

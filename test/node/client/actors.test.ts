@@ -194,6 +194,75 @@ describe("model actors against loopback fakes of their APIs", () => {
     }
   });
 
+  it("the fakes refuse, as the APIs do, a schema the actor's published rules refuse: the feedback form as published gets 400 from OpenAI strict and Anthropic strict, its projection is taken", async () => {
+    const feedbackUrl = `${example.url}/feedback`;
+    const openai = await startFakeApi([{ fixture: "openai-feedback-null-comment.json" }]);
+    const anthropic = await startFakeApi([{ fixture: "anthropic-feedback.json" }]);
+    try {
+      const gpt = await createOpenAIClient({ model: "m", baseURL: `${openai.url}/v1`, env: {}, maxRetries: 0 });
+      const claude = await createAnthropicClient({ model: "m", baseURL: anthropic.url, apiKey: "k", maxRetries: 0 });
+      // No profile: the form goes as published, which both refuse (every property required; minimum, maxLength).
+      const asPublished = await actWithModel(feedbackUrl, gpt, { prompt: PROMPT }).catch((e) => e);
+      expect(asPublished).toMatchObject({ provider: "openai", status: 400, code: "invalid_json_schema" });
+      expect(openai.refused[0]).toMatch(/every property must be required/);
+      const unprojected = await actWithModel(feedbackUrl, claude, { prompt: PROMPT }).catch((e) => e);
+      expect(unprojected).toMatchObject({ provider: "anthropic", status: 400 });
+      expect(anthropic.refused[0]).toMatch(/minimum/);
+      const viaOpenAI = await actWithModel(feedbackUrl, gpt, { prompt: PROMPT, profile: profiles.openai });
+      const viaAnthropic = await actWithModel(feedbackUrl, claude, { prompt: PROMPT, profile: profiles.anthropic });
+      expect([viaOpenAI.answer?.status, viaAnthropic.answer?.status]).toEqual([200, 200]);
+      expect([openai.refused.length, anthropic.refused.length]).toEqual([1, 1]);
+    } finally {
+      await openai.close();
+      await anthropic.close();
+    }
+  });
+
+  it("openai: an optional property goes required and nullable; the model's null is read back as absent before the local check, and the act lands without it", async () => {
+    const fake = await startFakeApi([{ fixture: "openai-feedback-null-comment.json" }]);
+    try {
+      const client = await createOpenAIClient({ model: "m", baseURL: `${fake.url}/v1`, env: {}, maxRetries: 0 });
+      const result = await actWithModel(`${example.url}/feedback`, client, {
+        prompt: PROMPT,
+        profile: profiles.openai,
+      });
+      const format = fake.requests[0]!.json.response_format as { json_schema: { schema: Record<string, unknown> } };
+      const sent = format.json_schema.schema as { required: string[]; properties: Record<string, unknown> };
+      expect(sent.required).toEqual(["rating", "topic", "comment"]);
+      expect(sent.properties.comment).toEqual({ type: ["string", "null"], minLength: 1, maxLength: 1999 });
+      expect(result.attempts[0]!.failure).toBeNull();
+      expect(result.answer).toMatchObject({ status: 200, json: { received: true, rating: 4 } });
+      expect(JSON.parse(new TextDecoder().decode(lastPost().bytes))).toEqual({ rating: 4, topic: "documentation" });
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("anthropic: the bounds it cannot take are dropped from its projection and enforced locally; the out-of-range rating is retried with the pointer and keyword, never sent", async () => {
+    const fake = await startFakeApi([
+      { fixture: "anthropic-feedback-out-of-range.json" },
+      { fixture: "anthropic-feedback.json" },
+    ]);
+    const before = example.received.length;
+    try {
+      const client = await createAnthropicClient({ model: "m", baseURL: fake.url, apiKey: "k", maxRetries: 0 });
+      const result = await actWithModel(`${example.url}/feedback`, client, {
+        prompt: PROMPT,
+        profile: profiles.anthropic,
+        retries: 1,
+      });
+      const sent = JSON.stringify((fake.requests[0]!.json.output_config as { format: unknown }).format);
+      expect(sent).not.toMatch(/"(minimum|maximum|minLength|maxLength)"/);
+      expect(result.attempts[0]!.failure).toMatchObject({ pointer: "/properties/rating/maximum", keyword: "maximum" });
+      const retry = fake.requests[1]!.json.messages as { content: string }[];
+      expect(retry.at(-1)!.content).toContain("/properties/rating/maximum (maximum)");
+      expect(example.received.length).toBe(before + 1);
+      expect(result.answer).toMatchObject({ status: 200, json: { rating: 5 } });
+    } finally {
+      await fake.close();
+    }
+  });
+
   it("a missing key is a clear error before any request; with --base-url no key is needed", async () => {
     const fake = await startFakeApi([{ fixture: "openai-page.json" }]);
     try {

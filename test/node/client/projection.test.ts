@@ -5,10 +5,13 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { nullAsAbsent, rejectsNull } from "../../../src/client/absent.ts";
 import { compileValidator } from "../../../src/client/form-validator.ts";
+import { fromLintProfile } from "../../../src/client/lint-profile.ts";
 import { profiles } from "../../../src/client/profiles.ts";
 import { type ActorProfile, projectForm } from "../../../src/client/projection.ts";
 import { vocabulary } from "../../../src/compile/vocabulary.ts";
+import { getProfile } from "../../../src/lint/actors/index.ts";
 import { form, instance } from "../compile/arbitraries.ts";
 import { pageFile } from "./servers.ts";
 
@@ -23,6 +26,44 @@ function asActorReadsIt(schema: unknown, profile: ActorProfile): unknown {
   return walk(schema);
 }
 
+/**
+ * `profile` without the rewrite of optional properties as required and nullable: that one is an
+ * equivalent shape, not a relaxation (a value without the property is written with `null`), and
+ * has tests of its own below.
+ */
+function withoutNullable(profile: ActorProfile): ActorProfile {
+  if (profile.rewrites?.optionalProperties !== "nullable") return profile;
+  const { optionalProperties: _, ...rewrites } = profile.rewrites;
+  return { ...profile, rewrites };
+}
+
+/** `profile` taking every keyword (S), so only its structural rewrites apply. */
+function withoutDropping(profile: ActorProfile): ActorProfile {
+  return { ...profile, keywords: {}, unlisted: "S", limited: {}, formats: undefined, requires: {} };
+}
+
+/**
+ * Every optional property of `schema` (no `$ref`, no union) absent in `value` written as `null`,
+ * at any depth; `undefined` when such a property's schema may admit `null` (then reading back
+ * cannot tell a written `null` from the actor's own, and keeps it).
+ */
+function absentAsNull(value: unknown, schema: unknown): unknown {
+  if (typeof schema !== "object" || schema === null) return value;
+  const node = schema as Record<string, unknown>;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => absentAsNull(item, node.items));
+    return items.includes(undefined) ? undefined : items;
+  }
+  if (typeof value !== "object" || value === null || typeof node.properties !== "object") return value;
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [name, sub] of Object.entries(node.properties as Record<string, unknown>)) {
+    if (!Object.hasOwn(out, name) && !rejectsNull(sub, schema)) return undefined;
+    out[name] = Object.hasOwn(out, name) ? absentAsNull(out[name], sub) : null;
+    if (out[name] === undefined) return undefined;
+  }
+  return out;
+}
+
 describe("projection", () => {
   it("never narrows: values the full form accepts are accepted by every actor's projection (random forms × instances)", async () => {
     const forms = fc.sample(form, { numRuns: 150, seed: 20261201 });
@@ -32,7 +73,7 @@ describe("projection", () => {
       const full = await compileValidator(schema);
       const valid = instances.filter((value) => full.check(value) === null);
       if (valid.length === 0) continue;
-      for (const profile of Object.values(profiles)) {
+      for (const profile of Object.values(profiles).map(withoutNullable)) {
         const projected = await compileValidator(asActorReadsIt(projectForm(schema, profile).schema, profile));
         for (const value of valid) {
           accepted++;
@@ -89,6 +130,84 @@ describe("projection", () => {
         "rewritten /properties/c/type",
       ]),
     );
+  });
+
+  it("openai: optional properties go required and nullable (also at the root, where variants cannot go); null is read back as absent, round trip exact over random forms", async () => {
+    const feedback = {
+      type: "object",
+      additionalProperties: false,
+      required: ["rating"],
+      properties: {
+        rating: { type: "integer", minimum: 1, maximum: 5 },
+        topic: { enum: ["a", "b"] },
+        note: { type: "string", maxLength: 9 },
+        maybe: { type: ["string", "null"] },
+        ref: { $ref: "#/$defs/x" },
+      },
+      $defs: { x: { type: "object", additionalProperties: false, required: [], properties: { y: { const: 1 } } } },
+    };
+    const { schema, warnings } = projectForm(feedback, profiles.openai);
+    const props = schema.properties as Record<string, unknown>;
+    expect(schema.required).toEqual(["rating", "topic", "note", "maybe", "ref"]);
+    expect(props.topic).toEqual({ type: ["string", "null"], enum: ["a", "b", null] });
+    expect(props.note).toEqual({ type: ["string", "null"], maxLength: 9 });
+    expect(props.maybe).toEqual({ type: ["string", "null"] });
+    expect(props.ref).toEqual({ anyOf: [{ $ref: "#/$defs/x" }, { type: "null" }] });
+    expect((schema.$defs as { x: unknown }).x).toMatchObject({
+      required: ["y"],
+      properties: { y: { type: ["integer", "null"], enum: [1, null] } },
+    });
+    expect(warnings.some((w) => w.type === "rewritten" && w.pointer === "/required")).toBe(true);
+    const projected = await compileValidator(schema);
+    const full = await compileValidator(feedback);
+    const written = { rating: 3, topic: null, note: null, maybe: null, ref: { y: null } };
+    expect(projected.check(written)).toBeNull();
+    expect(full.check(written)).not.toBeNull();
+    // The form admits null for `maybe`: that null stays; the others are read back as absent.
+    const read = nullAsAbsent(written, feedback);
+    expect(read).toEqual({ value: { rating: 3, maybe: null, ref: {} }, changed: true });
+    expect(full.check(read.value)).toBeNull();
+    // Random values of the full form, absent members written as null: the projection takes them, and reading back gives them again.
+    const forms = fc.sample(form, { numRuns: 120, seed: 20261202 });
+    const instances = fc.sample(instance, { numRuns: 40, seed: 11 });
+    let roundTrips = 0;
+    for (const random of forms) {
+      if (
+        JSON.stringify(random).match(
+          /"(\$ref|anyOf|oneOf|allOf|not|if|dependentSchemas|prefixItems|patternProperties|additionalProperties)"/,
+        )
+      )
+        continue;
+      const fullRandom = await compileValidator(random);
+      const projectedRandom = await compileValidator(projectForm(random, withoutDropping(profiles.openai)).schema);
+      for (const value of instances.filter((v) => fullRandom.check(v) === null)) {
+        if (JSON.stringify(value).includes("null")) continue;
+        const written = absentAsNull(value, random);
+        if (written === undefined) continue;
+        expect(projectedRandom.check(written), `${JSON.stringify(random)} ${JSON.stringify(written)}`).toBeNull();
+        expect(nullAsAbsent(written, random).value).toEqual(value);
+        roundTrips++;
+      }
+    }
+    expect(roundTrips).toBeGreaterThan(100);
+  });
+
+  it("vllm-xgrammar and sglang: a string with a pattern and a length bound keeps the pattern, the bound is dropped; a lookaround pattern is dropped where refused", () => {
+    const href = { type: "string", pattern: "^https://[^ ]{1,90}$", maxLength: 100, format: "uri" };
+    for (const id of ["vllm-xgrammar", "sglang"]) {
+      const { schema, warnings } = projectForm(
+        { type: "object", properties: { href } },
+        fromLintProfile(id, getProfile(id)),
+      );
+      expect((schema.properties as Record<string, unknown>).href, id).toEqual({
+        type: "string",
+        pattern: href.pattern,
+      });
+      expect(warnings.filter((w) => w.type === "dropped").map((w) => w.keyword)).toEqual(["format", "maxLength"]);
+    }
+    const lookaround = { type: "string", pattern: "^(?!x)[a-z]{1,9}$" };
+    expect(projectForm(lookaround, profiles.openai).schema).toEqual({ type: "string" });
+    expect(projectForm(lookaround, fromLintProfile("llama-cpp", getProfile("llama-cpp"))).schema).toEqual(lookaround);
   });
 
   it("anthropic: minItems above 1 widened to 1; lengths dropped; an open object reported, never closed", () => {
@@ -236,7 +355,8 @@ describe("profiles from the form linter's data", () => {
 describe("the act command's profiles are the linter's (src/lint/actors)", () => {
   it("each SDK actor reads its linter profile, and the rewrites follow from its cells", () => {
     expect(profiles.openai.source).toMatch(/openai-strict\.json/);
-    expect(profiles.openai.rewrites).toMatchObject({ oneOf: "anyOf", optionalProperties: "anyOf" });
+    expect(profiles.openai.rewrites).toMatchObject({ oneOf: "anyOf", optionalProperties: "nullable" });
+    expect(profiles.openai.requires).toMatchObject({ refAlone: true, noLookaround: true });
     expect(profiles.openai.requires).toMatchObject({ closedObjects: true, objectRoot: true, typeEverywhere: true });
     expect(profiles.anthropic.limited?.minItems).toMatchObject({ values: [0, 1] });
     expect(profiles.google.rewrites).toMatchObject({ const: "enum" });

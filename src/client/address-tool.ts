@@ -1,0 +1,389 @@
+/**
+ * The one core of the tool adapters (`gpt-address/ai`, `gpt-address/langchain`,
+ * `gpt-address/openai-agents`): a GPT address as a tool an agent framework can call. The form is
+ * fetched at contact (and cached by its `Cache-Control` and `ETag`), projected for the actor
+ * when one is named, and each call is read back (`null` as absent where the projection made a
+ * property nullable), checked locally with the strict parser and the form's validator, and
+ * POSTed with `If-Match` naming the form it was written against. The answers become results or
+ * tool errors the model can act on: 412 fetches the form again and says it changed, 204 says
+ * nothing was done, 429 waits `Retry-After` once (bounded), then says when to try again.
+ *
+ * Runtime-neutral: `fetch` and Web APIs only. Where code cannot be generated from text (Workers)
+ * the local check uses a validator that needs none (`portable-validator.ts`).
+ *
+ * @see draft "Arrival", "The Act"; DESIGN.md X2 (form pinning)
+ * @module
+ */
+import { JsonSyntaxError } from "../json/json-syntax-error.ts";
+import { parseJson } from "../json/parse.ts";
+import { getProfile } from "../lint/actors/index.ts";
+import { actorRows } from "../lint/actors/table.ts";
+import { nullAsAbsent } from "./absent.ts";
+import { type ArrivalDocument, ArrivalError, toArrivalDocument } from "./arrival-document.ts";
+import { chooseValidator, type ValidatorChoice, type ValidatorKind } from "./choose-validator.ts";
+import type { FormValidator } from "./form-validator.ts";
+import { checkLocally, type LocalFailure } from "./local-check.ts";
+import { mediaType } from "./media-type.ts";
+import type { ClientWarning } from "./model.ts";
+import { type ProfiledActor, profileIds, profiles } from "./profiles.ts";
+import { projectForm } from "./projection.ts";
+
+/** Options of {@link contactAddress}. */
+export interface AddressToolOptions {
+  /** The `fetch` to reach the address with (default: the global one). */
+  readonly fetch?: (input: Request) => Promise<Response>;
+  /**
+   * The model provider the tool is for: the form is projected for it (`profiles.ts`), and the
+   * tool is strict when its linter profile accepts the projection. None: the form as published,
+   * not strict.
+   */
+  readonly actor?: ProfiledActor;
+  /** The tool's name (default: from the form's `title`, else the address's last path segment). */
+  readonly name?: string;
+  /** The `GPT-Actor` field sent with each act (H1: recorded, never a gate). */
+  readonly gptActor?: string;
+  /** The longest `Retry-After` waited for once after a 429, in seconds (default 10). */
+  readonly maxRetryAfterSeconds?: number;
+  /** Which local validator (default `auto`: the compiled one where code can be generated). */
+  readonly validator?: ValidatorChoice;
+  /** Where arrivals are cached (default: one cache per process, shared by every tool). */
+  readonly cache?: ArrivalCache;
+}
+
+/** A cached arrival: the document, its entity-tag, when it goes stale, its validator. */
+export interface CachedArrival {
+  readonly document: ArrivalDocument;
+  readonly etag: string | undefined;
+  /** `Date.now()` after which it is revalidated. */
+  readonly staleAt: number;
+  readonly validator: Promise<{ validator: FormValidator; kind: ValidatorKind }>;
+}
+
+/** Arrivals by URL. */
+export type ArrivalCache = Map<string, CachedArrival>;
+
+const sharedCache: ArrivalCache = new Map();
+
+/** What went wrong with a call, for the model: the message says what happened and what to do. */
+export class AddressToolError extends Error {
+  override readonly name = "AddressToolError";
+  /**
+   * `invalid`: the local check refused the value (nothing sent); `refused`: 204; `form-changed`:
+   * 412; `rate-limited`: 429; `failed`: another answer; `unreachable`: no answer.
+   */
+  readonly code: "invalid" | "refused" | "form-changed" | "rate-limited" | "failed" | "unreachable";
+  /** The local check's failure (`invalid`). */
+  readonly failure?: LocalFailure;
+  /** The HTTP status, when the address answered. */
+  readonly status?: number;
+  constructor(
+    code: AddressToolError["code"],
+    message: string,
+    options: { failure?: LocalFailure; status?: number; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.code = code;
+    if (options.failure !== undefined) this.failure = options.failure;
+    if (options.status !== undefined) this.status = options.status;
+  }
+}
+
+/** A GPT address as a tool: its current definition, and the call. */
+export interface AddressTool {
+  readonly url: string;
+  /** `[A-Za-z0-9_-]{1,64}`: a function name every provider takes. */
+  readonly name: string;
+  /** `p`, the address's own words on what it is and what to do, then the form's `description`. */
+  readonly description: string;
+  /** The form as the actor takes it (the projection), an object schema. */
+  readonly parameters: Record<string, unknown>;
+  /** Whether the actor's strict mode takes {@link parameters} (its linter profile accepts them). */
+  readonly strict: boolean;
+  /** What the projection changed. */
+  readonly warnings: readonly ClientWarning[];
+  /** Which validator checks calls locally. */
+  readonly validator: ValidatorKind;
+  /** The local check of a call's input (after `null` is read as absent), or `null` when it passes. */
+  check(input: unknown): LocalFailure | null;
+  /**
+   * Acts with `input`: the address's 200 answer (parsed JSON, or its text).
+   *
+   * @throws {AddressToolError} with a message for the model.
+   */
+  act(input: unknown, options?: { readonly signal?: AbortSignal }): Promise<unknown>;
+}
+
+/** `max-age` of a `Cache-Control` field, less `Age`, in ms; 0 for `no-cache`/`no-store` or none. */
+function freshFor(response: Response): number {
+  const field = (response.headers.get("cache-control") ?? "").toLowerCase();
+  if (/(^|,)\s*(no-store|no-cache)\b/.test(field)) return 0;
+  const maxAge = /(^|,)\s*max-age=(\d+)/.exec(field);
+  if (maxAge === null) return 0;
+  const age = Number(response.headers.get("age") ?? 0) || 0;
+  return Math.max(0, Number(maxAge[2]) - age) * 1000;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+
+/** Seconds of a `Retry-After` field (a delay or an HTTP date), or `undefined`. */
+function retryAfterSeconds(field: string | null): number | undefined {
+  if (field === null) return undefined;
+  if (/^\s*\d+\s*$/.test(field)) return Number(field);
+  const date = Date.parse(field);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+/** A function name from the form's title or the URL. */
+function toolName(document: ArrivalDocument, url: string): string {
+  const clean = (text: string) =>
+    text
+      .replace(/[^A-Za-z0-9_-]+/g, "_")
+      .replace(/^_+|_+$/g, "")
+      .slice(0, 64);
+  const title = typeof document.s === "object" ? (document.s as { title?: unknown }).title : undefined;
+  const fromTitle = typeof title === "string" ? clean(title) : "";
+  return fromTitle || clean(new URL(url).pathname.split("/").filter(Boolean).pop() ?? "") || "address";
+}
+
+/**
+ * GETs the arrival with `fetch`: `Accept: application/json` (A6), the strict parse, `{p, m, s}`.
+ * With `etag`, a conditional GET; `undefined` means 304 (the cached arrival is still current).
+ */
+async function fetchArrival(
+  url: string,
+  doFetch: (input: Request) => Promise<Response>,
+  etag?: string,
+): Promise<{ document: ArrivalDocument; etag: string | undefined; freshMs: number } | { notModified: number }> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (etag !== undefined) headers["if-none-match"] = etag;
+  let response: Response;
+  try {
+    response = await doFetch(new Request(url, { headers }));
+  } catch (cause) {
+    throw new AddressToolError("unreachable", `The address ${url} could not be reached.`, { cause });
+  }
+  if (etag !== undefined && response.status === 304) return { notModified: freshFor(response) };
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (response.status !== 200) throw new ArrivalError("A1", `GET ${url} answered ${response.status}, not 200`);
+  const type = mediaType(response.headers.get("content-type"));
+  if (type !== "application/json") {
+    throw new ArrivalError("A2", `GET ${url} answered Content-Type ${type || "(none)"}, not application/json`);
+  }
+  let value: unknown;
+  try {
+    value = parseJson(bytes);
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    throw new ArrivalError("A2", `the arrival document is not strict JSON (${error.code} at byte ${error.offset})`);
+  }
+  return {
+    document: toArrivalDocument(value),
+    etag: response.headers.get("etag") ?? undefined,
+    freshMs: freshFor(response),
+  };
+}
+
+/** The arrival of `url`: from the cache while fresh, revalidated by its `ETag` when stale. */
+async function arrive(
+  url: string,
+  options: AddressToolOptions,
+  doFetch: (input: Request) => Promise<Response>,
+  reload = false,
+): Promise<CachedArrival> {
+  const cache = options.cache ?? sharedCache;
+  const cached = reload ? undefined : cache.get(url);
+  if (cached !== undefined && cached.staleAt > Date.now()) return cached;
+  const got = await fetchArrival(url, doFetch, cached?.etag);
+  if ("notModified" in got) {
+    const renewed = { ...cached!, staleAt: Date.now() + got.notModified };
+    cache.set(url, renewed);
+    return renewed;
+  }
+  const entry: CachedArrival = {
+    document: got.document,
+    etag: got.etag,
+    staleAt: Date.now() + got.freshMs,
+    validator: chooseValidator(got.document.s, options.validator ?? "auto"),
+  };
+  // Only a form that may be kept is kept (no-store, no max-age: fetched at each contact), but
+  // its entity-tag still serves `If-Match` and a later conditional GET.
+  if (got.freshMs > 0 || got.etag !== undefined) cache.set(url, entry);
+  return entry;
+}
+
+/** The tool's definition for the current arrival. */
+function define(arrival: CachedArrival, url: string, options: AddressToolOptions) {
+  const { p, s } = arrival.document;
+  if (typeof s !== "object" || (s as { type?: unknown }).type !== "object") {
+    throw new ArrivalError("F1", `the form of ${url} is not an object schema, and a tool's input must be an object`);
+  }
+  const projection =
+    options.actor === undefined ? { schema: s, warnings: [] } : projectForm(s, profiles[options.actor]);
+  const strict =
+    options.actor !== undefined &&
+    actorRows([getProfile(profileIds[options.actor])], projection.schema)[0]?.verdict !== "rejected";
+  const formDescription = typeof s.description === "string" ? s.description : "";
+  return {
+    name: options.name ?? toolName(arrival.document, url),
+    description: formDescription === "" || p.includes(formDescription) ? p : `${p}\n\n${formDescription}`,
+    parameters: projection.schema,
+    warnings: projection.warnings,
+    strict,
+  };
+}
+
+/**
+ * Contacts the address at `url`: fetches its form (or takes it from the cache) and returns it as
+ * a tool.
+ *
+ * @throws {ArrivalError} when the address publishes no usable form, or one that is not an object.
+ * @throws {AddressToolError} `unreachable` when it cannot be reached.
+ * @example
+ * ```ts
+ * const feedback = await contactAddress("https://example.org/feedback", { actor: "openai" });
+ * await feedback.act({ rating: 5, topic: "other" }); // { received: true, rating: 5 }
+ * ```
+ */
+export async function contactAddress(url: string, options: AddressToolOptions = {}): Promise<AddressTool> {
+  const doFetch = options.fetch ?? ((input: Request) => fetch(input));
+  const maxWait = options.maxRetryAfterSeconds ?? 10;
+  const readsNull = options.actor !== undefined && profiles[options.actor].rewrites?.optionalProperties === "nullable";
+  let arrival = await arrive(url, options, doFetch);
+  let checker = await arrival.validator;
+  let definition = define(arrival, url, options);
+
+  /** The input as bytes of a value of the form, and the local check's verdict. */
+  const prepare = (input: unknown) => {
+    const value = readsNull ? nullAsAbsent(input, arrival.document.s).value : input;
+    const bytes = new Uint8Array(new TextEncoder().encode(JSON.stringify(value) ?? ""));
+    return { bytes, failure: checkLocally(bytes, checker.validator) };
+  };
+
+  const post = async (bytes: Uint8Array<ArrayBuffer>, signal?: AbortSignal): Promise<Response> => {
+    const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
+    if (arrival.etag !== undefined) headers["if-match"] = arrival.etag;
+    if (options.gptActor !== undefined) headers["gpt-actor"] = options.gptActor;
+    try {
+      return await doFetch(new Request(url, { method: "POST", headers, body: bytes, signal }));
+    } catch (cause) {
+      if (signal?.aborted) throw cause;
+      throw new AddressToolError("unreachable", `The address could not be reached; the act may not have been done.`, {
+        cause,
+      });
+    }
+  };
+
+  const answer = async (response: Response): Promise<unknown> => {
+    const body = new Uint8Array(await response.arrayBuffer());
+    if (mediaType(response.headers.get("content-type")) === "application/json") {
+      try {
+        return parseJson(body);
+      } catch {
+        // Not strict JSON: handed over as text.
+      }
+    }
+    return new TextDecoder().decode(body);
+  };
+
+  return {
+    url,
+    get name() {
+      return definition.name;
+    },
+    get description() {
+      return definition.description;
+    },
+    get parameters() {
+      return definition.parameters;
+    },
+    get strict() {
+      return definition.strict;
+    },
+    get warnings() {
+      return definition.warnings;
+    },
+    get validator() {
+      return checker.kind;
+    },
+    check: (input) => prepare(input).failure,
+    async act(input, callOptions = {}) {
+      const { signal } = callOptions;
+      const { bytes, failure } = prepare(input);
+      if (failure !== null) {
+        throw new AddressToolError(
+          "invalid",
+          `Not sent, nothing was done: ${failure.message}. Call the tool again with a value the form accepts.`,
+          { failure },
+        );
+      }
+      let response = await post(bytes, signal);
+      if (response.status === 429) {
+        const wait = retryAfterSeconds(response.headers.get("retry-after"));
+        await response.body?.cancel();
+        if (wait === undefined || wait > maxWait) {
+          throw new AddressToolError(
+            "rate-limited",
+            `The address is rate limiting acts (429); nothing was done.${wait === undefined ? "" : ` Try again in ${wait} seconds.`}`,
+            { status: 429 },
+          );
+        }
+        await sleep(wait * 1000, signal);
+        response = await post(bytes, signal);
+      }
+      switch (response.status) {
+        case 200:
+          return answer(response);
+        case 204:
+          throw new AddressToolError(
+            "refused",
+            "The address refused the act (204 No Content): nothing was done. It does not say why; the value passed the local check, so check it against the form's description and try another value.",
+            { status: 204 },
+          );
+        case 412: {
+          await response.body?.cancel();
+          arrival = await arrive(url, options, doFetch, true);
+          checker = await arrival.validator;
+          definition = define(arrival, url, options);
+          throw new AddressToolError(
+            "form-changed",
+            `The address's form changed since it was read (412 Precondition Failed); nothing was done. Its current form is:\n${JSON.stringify(definition.parameters)}\nCall the tool again with a value for this form.`,
+            { status: 412 },
+          );
+        }
+        case 429: {
+          const wait = retryAfterSeconds(response.headers.get("retry-after"));
+          await response.body?.cancel();
+          throw new AddressToolError(
+            "rate-limited",
+            `The address is still rate limiting acts (429); nothing was done.${wait === undefined ? "" : ` Try again in ${wait} seconds.`}`,
+            { status: 429 },
+          );
+        }
+        default:
+          await response.body?.cancel();
+          throw new AddressToolError("failed", `The address answered ${response.status}; the act was not confirmed.`, {
+            status: response.status,
+          });
+      }
+    },
+  };
+}
+
+/**
+ * The message for the model of an error from {@link AddressTool.act}: the tool error's own, or a
+ * general one for anything else (never the details of an unexpected error).
+ */
+export function toolErrorMessage(error: unknown): string {
+  return error instanceof AddressToolError ? error.message : "The tool failed; nothing is known to have been done.";
+}
