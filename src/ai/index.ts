@@ -11,7 +11,7 @@
  * @module
  */
 import { dynamicTool, jsonSchema, type Tool } from "ai";
-import { type AddressToolOptions, contactAddress } from "../client/address-tool.ts";
+import { type AddressTool, type AddressToolOptions, contactAddress, contactAddresses } from "../client/address-tool.ts";
 
 export {
   AddressToolError,
@@ -34,7 +34,11 @@ type JsonSchemaInput = Exclude<Parameters<typeof jsonSchema>[0], PromiseLike<unk
  * ```
  */
 export async function addressTool(url: string, options: AddressToolOptions = {}): Promise<Tool> {
-  const address = await contactAddress(url, options);
+  return aiTool(await contactAddress(url, options));
+}
+
+/** The AI SDK tool of a contacted address. */
+function aiTool(address: AddressTool): Tool {
   return dynamicTool({
     // Read at each step: after a 412 the tool carries the form the address now publishes.
     description: () => address.description,
@@ -45,25 +49,22 @@ export async function addressTool(url: string, options: AddressToolOptions = {})
 }
 
 /**
- * The addresses at `urls` as a tool set, keyed by each tool's name (the form's title; a repeated
- * name gets `_2`, `_3`…).
+ * The addresses at `source` as a tool set, keyed by each tool's name (the form's title; a
+ * repeated name gets `_2`, `_3`…): a list of URLs, or a site whose API catalog
+ * (`/.well-known/api-catalog`, RFC 9727) lists them.
  *
- * @throws {ArrivalError} when an address publishes no usable form.
+ * @throws {ArrivalError} when a listed address publishes no usable form.
  * @example
  * ```ts
  * const tools = await addressTools(["https://example.org/page", "https://example.org/feedback"]);
+ * const all = await addressTools("https://example.org"); // every address its catalog lists
  * ```
  */
 export async function addressTools(
-  urls: readonly string[],
+  source: string | readonly string[],
   options: Omit<AddressToolOptions, "name"> = {},
 ): Promise<Record<string, Tool>> {
-  const addresses = await Promise.all(urls.map((url) => contactAddress(url, options)));
-  const tools: Record<string, Tool> = {};
-  for (const [i, address] of addresses.entries()) {
-    let name = address.name;
-    for (let n = 2; Object.hasOwn(tools, name); n++) name = `${address.name.slice(0, 60)}_${n}`;
-    tools[name] = await addressTool(urls[i]!, { ...options, name });
-  }
-  return tools;
+  return Object.fromEntries(
+    (await contactAddresses(source, options)).map((address) => [address.name, aiTool(address)]),
+  );
 }

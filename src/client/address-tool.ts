@@ -387,3 +387,64 @@ export async function contactAddress(url: string, options: AddressToolOptions = 
 export function toolErrorMessage(error: unknown): string {
   return error instanceof AddressToolError ? error.message : "The tool failed; nothing is known to have been done.";
 }
+
+/**
+ * The `item` links of a site's API catalog (RFC 9727: `/.well-known/api-catalog`, a JSON
+ * linkset, RFC 9264), in order: every API the site lists, GPT addresses among them.
+ *
+ * @param site - the site's origin or any URL on it (`https://example.org`).
+ * @throws {AddressToolError} `unreachable` when the catalog cannot be fetched or read.
+ */
+export async function catalogItems(site: string, options: Pick<AddressToolOptions, "fetch"> = {}): Promise<string[]> {
+  const doFetch = options.fetch ?? ((input: Request) => fetch(input));
+  const catalog = new URL("/.well-known/api-catalog", site).href;
+  let linkset: unknown;
+  try {
+    const response = await doFetch(new Request(catalog, { headers: { accept: "application/linkset+json" } }));
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    linkset = ((await response.json()) as { linkset?: unknown }).linkset;
+  } catch (error) {
+    throw new AddressToolError("unreachable", `no API catalog at ${catalog}: ${String(error)}`);
+  }
+  if (!Array.isArray(linkset)) throw new AddressToolError("unreachable", `${catalog} is not a linkset`);
+  const hrefs: string[] = [];
+  for (const context of linkset as { item?: unknown }[])
+    for (const item of Array.isArray(context?.item) ? (context.item as { href?: unknown }[]) : [])
+      if (typeof item?.href === "string") hrefs.push(new URL(item.href, catalog).href);
+  return hrefs;
+}
+
+/**
+ * Contacts every address of `source`, giving each tool a name of its own (a repeated name gets
+ * `_2`, `_3`…): the URLs of a list, or the items of a site's API catalog ({@link catalogItems})
+ * that are GPT addresses (an item whose answer is no arrival document, such as an MCP door, is
+ * left out).
+ *
+ * @throws {ArrivalError} for a listed URL that publishes no usable form.
+ */
+export async function contactAddresses(
+  source: string | readonly string[],
+  options: Omit<AddressToolOptions, "name"> = {},
+): Promise<AddressTool[]> {
+  const fromCatalog = typeof source === "string";
+  const urls = fromCatalog ? await catalogItems(source, options) : source;
+  const contacted = await Promise.all(
+    urls.map((url) =>
+      contactAddress(url, options).catch((error: unknown) => {
+        if (fromCatalog && error instanceof ArrivalError) return undefined;
+        throw error;
+      }),
+    ),
+  );
+  const names = new Set<string>();
+  const addresses: AddressTool[] = [];
+  for (const address of contacted) {
+    if (address === undefined) continue;
+    let name = address.name;
+    for (let n = 2; names.has(name); n++) name = `${address.name.slice(0, 60)}_${n}`;
+    names.add(name);
+    // A renamed tool is contacted again under its name (the arrival comes from the cache).
+    addresses.push(name === address.name ? address : await contactAddress(address.url, { ...options, name }));
+  }
+  return addresses;
+}

@@ -13,7 +13,13 @@
 import { ToolMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { DynamicStructuredTool, ToolInputParsingException, type ToolSchemaBase } from "@langchain/core/tools";
-import { type AddressTool, type AddressToolOptions, contactAddress, toolErrorMessage } from "../client/address-tool.ts";
+import {
+  type AddressTool,
+  type AddressToolOptions,
+  contactAddress,
+  contactAddresses,
+  toolErrorMessage,
+} from "../client/address-tool.ts";
 
 export { AddressToolError, type AddressToolOptions, type ArrivalCache } from "../client/address-tool.ts";
 
@@ -99,19 +105,13 @@ export async function addressTool(url: string, options: AddressToolOptions = {})
   return new GptAddressTool(await contactAddress(url, options));
 }
 
-/** The addresses at `urls` as LangChain tools (a repeated name gets `_2`, `_3`…). */
+/**
+ * The addresses at `source` as LangChain tools (a repeated name gets `_2`, `_3`…): a list of
+ * URLs, or a site whose API catalog (`/.well-known/api-catalog`, RFC 9727) lists them.
+ */
 export async function addressTools(
-  urls: readonly string[],
+  source: string | readonly string[],
   options: Omit<AddressToolOptions, "name"> = {},
 ): Promise<GptAddressTool[]> {
-  const names = new Set<string>();
-  const tools: GptAddressTool[] = [];
-  for (const url of urls) {
-    const address = await contactAddress(url, options);
-    let name = address.name;
-    for (let n = 2; names.has(name); n++) name = `${address.name.slice(0, 60)}_${n}`;
-    names.add(name);
-    tools.push(name === address.name ? new GptAddressTool(address) : await addressTool(url, { ...options, name }));
-  }
-  return tools;
+  return (await contactAddresses(source, options)).map((address) => new GptAddressTool(address));
 }

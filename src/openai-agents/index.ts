@@ -11,7 +11,13 @@
  * @module
  */
 import { type FunctionTool, tool } from "@openai/agents";
-import { type AddressToolOptions, contactAddress, toolErrorMessage } from "../client/address-tool.ts";
+import {
+  type AddressTool,
+  type AddressToolOptions,
+  contactAddress,
+  contactAddresses,
+  toolErrorMessage,
+} from "../client/address-tool.ts";
 
 export { AddressToolError, type AddressToolOptions, type ArrivalCache } from "../client/address-tool.ts";
 
@@ -32,7 +38,12 @@ type JsonParameters = Extract<Parameters<typeof tool>[0], { strict: false }>["pa
  */
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's FunctionTool is generic over context and arguments.
 export async function addressTool(url: string, options: AddressToolOptions = {}): Promise<FunctionTool<any, any, any>> {
-  const address = await contactAddress(url, { actor: "openai", ...options });
+  return agentsTool(await contactAddress(url, { actor: "openai", ...options }));
+}
+
+/** The Agents SDK tool of a contacted address. */
+// biome-ignore lint/suspicious/noExplicitAny: as addressTool.
+function agentsTool(address: AddressTool): FunctionTool<any, any, any> {
   return tool({
     name: address.name,
     description: address.description,
@@ -45,23 +56,15 @@ export async function addressTool(url: string, options: AddressToolOptions = {})
 }
 
 /**
- * The addresses at `urls` as Agents SDK tools (a repeated name gets `_2`, `_3`…).
+ * The addresses at `source` as Agents SDK tools (a repeated name gets `_2`, `_3`…): a list of
+ * URLs, or a site whose API catalog (`/.well-known/api-catalog`, RFC 9727) lists them.
  *
- * @throws {ArrivalError} when an address publishes no usable form.
+ * @throws {ArrivalError} when a listed address publishes no usable form.
  */
 export async function addressTools(
-  urls: readonly string[],
+  source: string | readonly string[],
   options: Omit<AddressToolOptions, "name"> = {},
   // biome-ignore lint/suspicious/noExplicitAny: as addressTool.
 ): Promise<FunctionTool<any, any, any>[]> {
-  const names = new Set<string>();
-  const tools = [];
-  for (const url of urls) {
-    const address = await contactAddress(url, { actor: "openai", ...options });
-    let name = address.name;
-    for (let n = 2; names.has(name); n++) name = `${address.name.slice(0, 60)}_${n}`;
-    names.add(name);
-    tools.push(await addressTool(url, { ...options, name }));
-  }
-  return tools;
+  return (await contactAddresses(source, { actor: "openai", ...options })).map(agentsTool);
 }
