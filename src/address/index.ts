@@ -26,6 +26,7 @@ export {
   prepareArrival,
 } from "./arrival.ts";
 export type { CompiledForm, FormValidate } from "./form.ts";
+export { DEFAULT_IPV6_PREFIX_LENGTH, networkKey } from "./network-key.ts";
 export { satisfiesIfMatch } from "./precondition.ts";
 export {
   forwardedClient,
