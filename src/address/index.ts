@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { encodeConsequence } from "./act.ts";
+export { ActDeclined, type DeclinedStatus, encodeConsequence } from "./act.ts";
 export {
   ACTOR_LOG_LENGTH,
   ActCounters,
