@@ -150,7 +150,10 @@ export async function startFakeUpstash(token = "test-token"): Promise<FakeUpstas
   /** Redis's Redis-to-Lua conversion: integer → number, bulk → string, array → table, nil → false. */
   const pushReply = (L: object, reply: Reply) => {
     if (reply === null) lua.lua_pushboolean(L, false);
-    else if (typeof reply === "number") lua.lua_pushinteger(L, reply);
+    // fengari's integers are 32-bit; Redis's Lua (5.1) has only doubles: a larger one (a PTTL
+    // of days) is a float, as it is there.
+    else if (typeof reply === "number" && Math.abs(reply) < 2 ** 31) lua.lua_pushinteger(L, reply);
+    else if (typeof reply === "number") lua.lua_pushnumber(L, reply);
     else if (typeof reply === "string") lua.lua_pushstring(L, to_luastring(reply));
     else {
       lua.lua_createtable(L, reply.length, 0);

@@ -307,6 +307,9 @@ describe("UpstashPageStore (Redis REST)", () => {
     await store.put("a1", html);
     expect(upstash.data.get("page:a1")).toBe(html);
     expect(await store.get("a1")).toBe(html);
+    // A second page reads the bucket the first one counted in (its time to live is days).
+    await store.put("a3", html);
+    expect(await store.get("a3")).toBe(html);
     expect(await store.get("a2")).toBeNull();
     const custom = new UpstashPageStore({ url: upstash.url, token: "secret", prefix: "feedback:" });
     await custom.put("a1", "other");
