@@ -1,32 +1,34 @@
 /**
  * The example application: every form in `forms/` served as a GPT address at `/<name>` (the
  * page address, `forms/page.json`, at `/page`; `forms/feedback.json` at `/feedback`; …), the
- * stored pages for people at `/pages/:id`, a plain index at `/`, and every address again as an
- * MCP tool at `/mcp` (the same form, validator and act behind both doors). Every runtime entry
- * serves this app with its own {@link PageStore}.
+ * stored pages for people at `/pages/:id`, a plain index at `/`, the counters at `/metrics`
+ * (with a token), and every address again as an MCP tool at `/mcp` (the same form, validator
+ * and act behind both doors). Every runtime entry serves this app with its own
+ * {@link PageStore}. The example's own routes and its 404s count against the client's arrival
+ * budget as the doors' GETs do; an error in them is a 500 with no body (docs/operations.md).
  *
  * @module
  */
 
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { Hono } from "hono";
+import { ActDeclined } from "../../src/address/act.ts";
 import { type AddressOptions, address } from "../../src/address/address.ts";
-import { NO_SCRIPT_POLICY_FIELD } from "../../src/address/content-security-policy.ts";
 import { discovery } from "../../src/address/discovery.ts";
 import type { CompiledForm } from "../../src/address/form.ts";
-import { prefersHtml } from "../../src/address/negotiate.ts";
 import type { RateLimit } from "../../src/address/rate-limit.ts";
-import { leavesBodyUnread } from "../../src/address/verification.ts";
 import { type McpOptions, mcp } from "../../src/mcp/mcp.ts";
 import type { AnyMcpAddress, McpAddress } from "../../src/mcp/tools.ts";
 import type { Act as FeedbackAct } from "./generated/feedback.js";
 import { forms } from "./generated/forms.js";
 import { form, type Act as PageAct } from "./generated/page.js";
-import { type IndexEntry, renderIndex } from "./index-page.ts";
 import { type Operations, operations } from "./limits.ts";
+import { metricsAnswer } from "./metrics.ts";
+import { ownRoutes } from "./own-routes.ts";
 import { reservedPathReason } from "./paths.ts";
+import { originOf, publicOrigin } from "./public-origin.ts";
 import { renderPage } from "./render.ts";
-import type { PageStore } from "./store.ts";
+import { PageQuotaExceeded, type PageStore, PageTooLarge } from "./store.ts";
 
 /** What a published page's act answers (R1). */
 export interface Published {
@@ -46,14 +48,11 @@ export interface FeedbackReceived {
 /**
  * What an address without an act of its own answers (R1): a form dropped into `forms/` is
  * served at `/<name>` and its valid acts are acknowledged, and nothing else happens, until the
- * app gives it an act (docs/contributing.md, "Adding an address to the example server").
+ * app gives it an act (README, "Add an address").
  */
 export interface Received {
   readonly received: true;
 }
-
-/** Ids are `crypto.randomUUID()` values; anything else is not a page. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** JSON Schema of {@link Published}, the page tool's `outputSchema`. */
 const PUBLISHED_SCHEMA = {
@@ -77,8 +76,18 @@ export interface ExampleOptions {
   readonly rateLimit?: RateLimit;
   /** Where log lines go and the counters they feed. Default: JSON lines on `console.log`. */
   readonly ops?: Operations;
-  /** Whether `/metrics` serves the counters (Prometheus text), or a test per request. Default off. */
-  readonly metrics?: boolean | ((c: Context) => boolean);
+  /**
+   * The token `/metrics` asks for (`Authorization: Bearer <token>`, `METRICS_TOKEN`), or a
+   * function giving it per request (from `c.env` on Workers). Without one, `/metrics` is 404.
+   */
+  readonly metricsToken?: string | ((c: Context) => string | undefined);
+  /**
+   * The origin of the URLs the app answers with (the act's `url`, the text index;
+   * `PUBLIC_ORIGIN`, read by `publicOrigin()`), or a function giving it per request. Without
+   * one they are built from the request's URL, that is from its `Host` field as the client
+   * wrote it.
+   */
+  readonly publicOrigin?: string | ((c: Context) => string | undefined);
 }
 
 /**
@@ -96,6 +105,22 @@ export function mcpAllowedHosts(value: string | undefined): string[] | undefined
 }
 
 /**
+ * The options every entry reads from its settings, by `setting(name)`: `METRICS_TOKEN`,
+ * `PUBLIC_ORIGIN` and `MCP_ALLOWED_HOSTS`.
+ *
+ * @throws {RangeError} for a `PUBLIC_ORIGIN` that is not an origin, naming it.
+ */
+export function exampleSettings(
+  setting: (name: string) => string | undefined,
+): Pick<ExampleOptions, "metricsToken" | "publicOrigin" | "mcp"> {
+  return {
+    metricsToken: setting("METRICS_TOKEN"),
+    publicOrigin: publicOrigin(setting("PUBLIC_ORIGIN")),
+    mcp: { allowedHosts: mcpAllowedHosts(setting("MCP_ALLOWED_HOSTS")) },
+  };
+}
+
+/**
  * Creates the example app.
  *
  * @param store - gives the page store for a request (for Workers KV, from `c.env`).
@@ -108,47 +133,17 @@ export function mcpAllowedHosts(value: string | undefined): string[] | undefined
  */
 export function createExampleApp(store: (c: Context) => PageStore, options: ExampleOptions = {}): Hono {
   const app = new Hono();
-  // The routes other than the doors never read a body: one sent to them (a GET of the index
-  // with 4 GiB declared, a POST to a path that is not there) is discarded and closes the
-  // connection as the doors' own refusals do, or Node would read all of it after the answer.
-  // Only on those routes: the doors (a form's path, /mcp) decide for themselves, and a
-  // middleware on every path cost their GETs about a tenth of workerd's throughput.
-  const unreadBodies: MiddlewareHandler = async function unreadBodies(c, next) {
-    await next();
-    if (leavesBodyUnread(c.req.raw, c.env)) c.res.headers.set("Connection", "close");
-  };
-  for (const path of ["/", "/metrics", "/pages/*"]) app.use(path, unreadBodies);
-  app.notFound(function notFound(c) {
-    const answer = c.text("404 Not Found", 404);
-    if (leavesBodyUnread(c.req.raw, c.env)) answer.headers.set("Connection", "close");
-    return answer;
-  });
-  const index = renderIndex(Object.values(forms as Record<string, CompiledForm>).map(indexEntry));
   const ops = options.ops ?? operations();
   const { rateLimit } = options;
-
-  app.get("/", function listing(c) {
-    if (prefersHtml(c.req.header("accept") ?? null)) {
-      return new Response(index, {
-        headers: {
-          "Content-Type": "text/html; charset=utf-8",
-          "Content-Security-Policy": NO_SCRIPT_POLICY_FIELD,
-          "X-Content-Type-Options": "nosniff",
-          Vary: "Accept",
-        },
-      });
-    }
-    const lines = Object.keys(forms).map((name) => {
-      const here = new URL(`/${name}`, c.req.url).href;
-      const what =
-        name === "page"
-          ? "publishes a page of rich text. GET it for the form; POST a page to publish it."
-          : "GET it for the form; POST an act that validates against it.";
-      return `${here}\n  ${what}\n`;
-    });
-    const tools = `${new URL("/mcp", c.req.url).href}\n  the same addresses as MCP tools (Streamable HTTP).\n\nFor agents: ${new URL("/.well-known/api-catalog", c.req.url).href} (RFC 9727), ${new URL("/llms.txt", c.req.url).href}.\n`;
-    c.header("Vary", "Accept");
-    return c.text(`GPT addresses on this server:\n\n${lines.join("\n")}\n${tools}`);
+  const configured = (value: string | ((c: Context) => string | undefined) | undefined, c: Context) =>
+    typeof value === "function" ? value(c) : value;
+  const originFor = (c: Context) => originOf(c, configured(options.publicOrigin, c));
+  ownRoutes(app, {
+    store,
+    rateLimit,
+    onLog: ops.onLog,
+    originFor,
+    metrics: (c) => metricsAnswer(c, ops.counters, configured(options.metricsToken, c)),
   });
 
   // Each address once: its options serve the HTTP door at /<name>, and are its tool at /mcp.
@@ -164,9 +159,23 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
       gptType: "page",
       outputSchema: PUBLISHED_SCHEMA,
       async act(page, { c }): Promise<Published> {
+        const origin = originFor(c);
+        if (origin === null) throw new ActDeclined(400, { message: "the request's URL (its Host) cannot be parsed" });
         const id = crypto.randomUUID();
-        await store(c).put(id, renderPage(page));
-        return { id, url: new URL(`/pages/${id}`, c.req.url).href };
+        try {
+          await store(c).put(id, renderPage(page));
+        } catch (error) {
+          if (error instanceof PageTooLarge) throw new ActDeclined(413, { message: error.message, cause: error });
+          if (error instanceof PageQuotaExceeded) {
+            throw new ActDeclined(503, {
+              retryAfterSeconds: error.retryAfterSeconds,
+              message: error.message,
+              cause: error,
+            });
+          }
+          throw error;
+        }
+        return { id, url: `${origin}/pages/${id}` };
       },
     }),
     serve<FeedbackAct>({
@@ -194,9 +203,8 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
       ...options.mcp,
     }),
   );
-
   // For agents: an RFC 9727 catalog, llms.txt and an MCP server card, listing exactly the
-  // addresses above (src/address/discovery.ts).
+  // addresses above (src/address/discovery.ts), on the same origin as the act's URLs.
   app.route(
     "/",
     discovery({
@@ -204,40 +212,9 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
       name: "gpt-address example",
       description: "The example addresses of gpt-address: publish a page of rich text, or leave feedback.",
       mcp: "/mcp",
+      origin: originFor,
     }),
   );
 
-  const metrics = options.metrics ?? false;
-  if (metrics !== false) {
-    app.get("/metrics", function counters(c) {
-      if (metrics !== true && !metrics(c)) return c.text("Not Found", 404);
-      return c.text(ops.counters.prometheus(), 200, { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" });
-    });
-  }
-
-  app.get("/pages/:id", async function storedPage(c) {
-    const id = c.req.param("id");
-    const html = UUID.test(id) ? await store(c).get(id) : null;
-    if (html === null) return c.text("No page here.\n", 404);
-    return new Response(html, {
-      headers: {
-        "Content-Type": "text/html; charset=utf-8",
-        "Content-Security-Policy": NO_SCRIPT_POLICY_FIELD,
-        "X-Content-Type-Options": "nosniff",
-        "Cache-Control": "public, max-age=3600",
-      },
-    });
-  });
-
   return app;
-}
-
-/** The index line of a form: its path, and `s.title` and `s.description` from its arrival. */
-function indexEntry(form: CompiledForm): IndexEntry {
-  const { s } = JSON.parse(form.arrival) as { s: { title?: unknown; description?: unknown } };
-  return {
-    path: `/${form.name}`,
-    title: typeof s.title === "string" ? s.title : form.name,
-    ...(typeof s.description === "string" ? { description: s.description } : {}),
-  };
 }

@@ -6,8 +6,9 @@
  * `Bun.serve` instead (faster, but it bounds no slow header fields: for use behind a proxy
  * that does).
  * Run with `npm run serve:bun`. Rate limits per client (`RATE_LIMIT`, `RATE_LIMIT_STORE`,
- * `TRUSTED_PROXIES`; `RATE_LIMIT_STORE=shared` keeps them in the same database) and `/metrics`
- * (`METRICS=on`): docs/operations.md.
+ * `TRUSTED_PROXIES`, `IPV6_PREFIX_LENGTH`; `RATE_LIMIT_STORE=shared` keeps them in the same
+ * database), the page store's bounds (`PAGE_MAX_BYTES`, `PAGES_TTL_SECONDS`,
+ * `PAGES_QUOTA_BYTES`), `PUBLIC_ORIGIN` and `/metrics` (`METRICS_TOKEN`): docs/operations.md.
  *
  * @module
  */
@@ -15,9 +16,10 @@ import { Database } from "bun:sqlite";
 import { getConnInfo as nodeConnInfo } from "@hono/node-server/conninfo";
 import { getConnInfo as bunConnInfo } from "hono/bun";
 import { serve } from "../../src/node/index.ts";
-import { createExampleApp, mcpAllowedHosts } from "./app.ts";
+import { createExampleApp, exampleSettings } from "./app.ts";
 import { exampleRateLimit } from "./rate-limiters.ts";
 import { startOrExit } from "./startup.ts";
+import { pageLimits } from "./store.ts";
 import { openPageDatabase, SqlitePageStore } from "./stores/sqlite.ts";
 import { sqliteLimiters } from "./stores/sqlite-rate-limit.ts";
 
@@ -27,17 +29,16 @@ const database = await startOrExit(
   () => openPageDatabase(env.PAGES_DB ?? "pages.sqlite", (file) => new Database(file)),
   process.exit,
 );
-const store = new SqlitePageStore(database);
+const store = new SqlitePageStore(
+  database,
+  pageLimits((name) => env[name]),
+);
 const rateLimit = exampleRateLimit(
   (name) => env[name],
   () => sqliteLimiters(database),
   (c) => (native ? bunConnInfo(c) : nodeConnInfo(c)).remote.address,
 );
-const app = createExampleApp(() => store, {
-  rateLimit,
-  metrics: env.METRICS === "on",
-  mcp: { allowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS) },
-});
+const app = createExampleApp(() => store, { rateLimit, ...exampleSettings((name) => env[name]) });
 const port = Number(env.PORT ?? 8790);
 if (native) Bun.serve({ hostname: "127.0.0.1", port, fetch: app.fetch });
 else serve(app, { port: port });

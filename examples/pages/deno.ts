@@ -9,8 +9,10 @@
  * `Deno.serve` locally too (faster, but it bounds no slow client: for use behind a proxy that
  * does).
  * Run with `npm run serve:deno`. Rate limits per client (`RATE_LIMIT`, `RATE_LIMIT_STORE`,
- * `TRUSTED_PROXIES`; in process memory locally and in the same KV on Deno Deploy unless
- * `RATE_LIMIT_STORE` says otherwise) and `/metrics` (`METRICS=on`): docs/operations.md.
+ * `TRUSTED_PROXIES`, `IPV6_PREFIX_LENGTH`; in process memory locally and in the same KV on Deno
+ * Deploy unless `RATE_LIMIT_STORE` says otherwise), the page store's bounds (`PAGE_MAX_BYTES`,
+ * `PAGES_TTL_SECONDS`, `PAGES_QUOTA_BYTES`), `PUBLIC_ORIGIN` and `/metrics` (`METRICS_TOKEN`):
+ * docs/operations.md.
  *
  * @module
  */
@@ -18,9 +20,10 @@ import { getConnInfo as nodeConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import { getConnInfo as denoConnInfo } from "hono/deno";
 import { serve } from "../../src/node/index.ts";
-import { createExampleApp, mcpAllowedHosts } from "./app.ts";
+import { createExampleApp, exampleSettings } from "./app.ts";
 import { exampleRateLimit } from "./rate-limiters.ts";
 import { startOrExit } from "./startup.ts";
+import { pageLimits } from "./store.ts";
 import { DenoKvPageStore, openPageKv } from "./stores/deno-kv.ts";
 import { denoKvLimiters } from "./stores/deno-kv-rate-limit.ts";
 
@@ -29,18 +32,14 @@ const deployed = env("DENO_DEPLOYMENT_ID") !== undefined;
 const native = deployed || env("SERVER") === "native";
 const port = Number(env("PORT") ?? 8789);
 const kv = await startOrExit(() => openPageKv(env("DENO_KV_PATH"), (path) => Deno.openKv(path), !deployed), Deno.exit);
-const store = new DenoKvPageStore(kv);
+const store = new DenoKvPageStore(kv, pageLimits(env));
 const rateLimit = exampleRateLimit(
   env,
   () => denoKvLimiters(kv),
   (c: Context) => (native ? denoConnInfo(c) : nodeConnInfo(c)).remote.address,
   deployed ? "shared" : "process",
 );
-const app = createExampleApp(() => store, {
-  rateLimit,
-  metrics: env("METRICS") === "on",
-  mcp: { allowedHosts: mcpAllowedHosts(env("MCP_ALLOWED_HOSTS")) },
-});
+const app = createExampleApp(() => store, { rateLimit, ...exampleSettings(env) });
 if (deployed) Deno.serve(app.fetch);
 else if (native) Deno.serve({ hostname: "127.0.0.1", port }, app.fetch);
 else serve(app, { port: port });

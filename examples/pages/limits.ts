@@ -7,6 +7,7 @@
  */
 import type { Context } from "hono";
 import { ActCounters, type ActLogEntry, formatActLog } from "../../src/address/act-log.ts";
+import { DEFAULT_IPV6_PREFIX_LENGTH } from "../../src/address/network-key.ts";
 import { type RateLimit, type RateLimiter, workersRateLimiter } from "../../src/address/rate-limit.ts";
 
 /** Requests per client per minute: acts (POST) and arrivals (GET, HEAD). */
@@ -32,6 +33,20 @@ export function rateLimitSetting(value: string | undefined): RateLimitSetting | 
     throw new RangeError(`RATE_LIMIT must be "off" or "<acts>,<arrivals>" per minute (positive), got "${value}"`);
   }
   return { actsPerMinute: Number(match[1]), arrivalsPerMinute: Number(match[2]) };
+}
+
+/**
+ * Reads the `IPV6_PREFIX_LENGTH` setting: the bits of an IPv6 client address its budget is
+ * kept by (`RateLimit.ipv6PrefixLength`); unset or empty for 64, a /64 per client.
+ *
+ * @throws {RangeError} for anything but an integer from 0 to 128, naming the setting.
+ */
+export function ipv6PrefixLength(value: string | undefined): number {
+  if (value === undefined || value === "") return DEFAULT_IPV6_PREFIX_LENGTH;
+  if (!/^\d{1,3}$/.test(value) || Number(value) > 128) {
+    throw new RangeError(`IPV6_PREFIX_LENGTH must be an integer from 0 to 128, got "${value}"`);
+  }
+  return Number(value);
 }
 
 /** The addresses in `TRUSTED_PROXIES` (comma-separated), whose `X-Forwarded-For` is believed. */
@@ -60,9 +75,13 @@ export function vercelClientAddress(
 /**
  * The Workers limits: the Rate Limiting bindings `ACT_LIMITER` and `ARRIVAL_LIMITER`
  * (`[[ratelimits]]` in wrangler.toml, period 60 s), keyed by `CF-Connecting-IP`, which only
- * Cloudflare's edge sets. The worker variable `RATE_LIMIT = "off"` turns them off.
+ * Cloudflare's edge sets (an IPv6 client by its network of `prefixLength` bits, the variable
+ * `IPV6_PREFIX_LENGTH`). The worker variable `RATE_LIMIT = "off"` turns them off.
  */
-export function workersRateLimit(clientAddress: (c: Context) => string | undefined): RateLimit {
+export function workersRateLimit(
+  clientAddress: (c: Context) => string | undefined,
+  prefixLength: number = DEFAULT_IPV6_PREFIX_LENGTH,
+): RateLimit {
   const unlessOff = (limiter: RateLimiter): RateLimiter => ({
     limit: (key, c) =>
       (c.env as { RATE_LIMIT?: string } | undefined)?.RATE_LIMIT === "off"
@@ -73,6 +92,7 @@ export function workersRateLimit(clientAddress: (c: Context) => string | undefin
     act: unlessOff(workersRateLimiter("ACT_LIMITER", 60)),
     arrival: unlessOff(workersRateLimiter("ARRIVAL_LIMITER", 60)),
     clientAddress,
+    ipv6PrefixLength: prefixLength,
   };
 }
 

@@ -3,8 +3,10 @@
  * (default 8788), storing pages in SQLite (`node:sqlite`) at `PAGES_DB` (default
  * `pages.sqlite`; `:memory:` keeps nothing; a file that cannot be opened or written ends the
  * start with one line naming it and exit status 1). Run with `npm run serve:node`. Rate limits per
- * client (`RATE_LIMIT`, `RATE_LIMIT_STORE`, `TRUSTED_PROXIES`; in process memory unless `RATE_LIMIT_STORE=shared` keeps them in the same database) and
- * `/metrics` (`METRICS=on`): docs/operations.md.
+ * client (`RATE_LIMIT`, `RATE_LIMIT_STORE`, `TRUSTED_PROXIES`, `IPV6_PREFIX_LENGTH`; in process
+ * memory unless `RATE_LIMIT_STORE=shared` keeps them in the same database), the page store's
+ * bounds (`PAGE_MAX_BYTES`, `PAGES_TTL_SECONDS`, `PAGES_QUOTA_BYTES`), the origin of answered
+ * URLs (`PUBLIC_ORIGIN`) and `/metrics` (`METRICS_TOKEN`): docs/operations.md.
  *
  * The server's own timeouts close slow clients that the address never sees
  * (`serverTimeouts` of gpt-address/node).
@@ -14,9 +16,10 @@
 import { DatabaseSync } from "node:sqlite";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serve } from "../../src/node/index.ts";
-import { createExampleApp, mcpAllowedHosts } from "./app.ts";
+import { createExampleApp, exampleSettings } from "./app.ts";
 import { exampleRateLimit } from "./rate-limiters.ts";
 import { startOrExit } from "./startup.ts";
+import { pageLimits } from "./store.ts";
 import { openPageDatabase, SqlitePageStore } from "./stores/sqlite.ts";
 import { sqliteLimiters } from "./stores/sqlite-rate-limit.ts";
 
@@ -25,15 +28,14 @@ const database = await startOrExit(
   () => openPageDatabase(env.PAGES_DB ?? "pages.sqlite", (file) => new DatabaseSync(file)),
   process.exit,
 );
-const store = new SqlitePageStore(database);
+const store = new SqlitePageStore(
+  database,
+  pageLimits((name) => env[name]),
+);
 const rateLimit = exampleRateLimit(
   (name) => env[name],
   () => sqliteLimiters(database),
   (c) => getConnInfo(c).remote.address,
 );
-const app = createExampleApp(() => store, {
-  rateLimit,
-  metrics: env.METRICS === "on",
-  mcp: { allowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS) },
-});
+const app = createExampleApp(() => store, { rateLimit, ...exampleSettings((name) => env[name]) });
 serve(app, { port: Number(env.PORT ?? 8788) });

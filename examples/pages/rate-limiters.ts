@@ -15,7 +15,7 @@ import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import RateLimiterMemory from "rate-limiter-flexible/lib/RateLimiterMemory.js";
 import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes.js";
 import type { RateLimit, RateLimiter } from "../../src/address/rate-limit.ts";
-import { rateLimitSetting, trustedProxies } from "./limits.ts";
+import { ipv6PrefixLength, rateLimitSetting, trustedProxies } from "./limits.ts";
 
 /** The window of every limit of the example, in seconds: budgets are per minute. */
 export const WINDOW_SECONDS = 60;
@@ -77,7 +77,7 @@ export type LimiterFactory = (points: number, kind: "act" | "arrival") => RateLi
 
 /**
  * The example's limits from its settings, read by `setting(name)`: `RATE_LIMIT` (none when
- * `off`), `RATE_LIMIT_STORE` and `TRUSTED_PROXIES`. One limiter for acts and one for arrivals,
+ * `off`), `RATE_LIMIT_STORE`, `TRUSTED_PROXIES` and `IPV6_PREFIX_LENGTH`. One limiter for acts and one for arrivals,
  * made by `shared()` (the entry's store, called only when limits are on and the store is
  * chosen) or else kept in this process's memory ({@link memoryLimiter}), keyed by the
  * connection's address.
@@ -103,5 +103,6 @@ export function exampleRateLimit(
     arrival: make(limits.arrivalsPerMinute, "arrival"),
     clientAddress,
     trustedProxies: trustedProxies(setting("TRUSTED_PROXIES")),
+    ipv6PrefixLength: ipv6PrefixLength(setting("IPV6_PREFIX_LENGTH")),
   };
 }

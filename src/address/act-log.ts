@@ -42,6 +42,8 @@ export type MessageRefusalCode =
  * - `precondition-failed`: the act's `If-Match` names another form (412);
  * - `fault`: the act handler or a stage threw (500; on the MCP door, whose answer is then a tool
  *   result with `isError: true`, 200);
+ * - `declined`: the act handler declined a valid act with `ActDeclined` (its status, 400, 413
+ *   or 503 with `Retry-After`; on the MCP door a tool result with `isError: true`, 200);
  * - `invalid-params`: an MCP `tools/call` whose params are no tool call, or name no tool (200,
  *   JSON-RPC -32602).
  * `null` in an entry means the act was performed (200), or an arrival was answered.
@@ -52,6 +54,7 @@ export type ActLogCode =
   | "rate-limited"
   | "precondition-failed"
   | "fault"
+  | "declined"
   | "invalid-params";
 
 /** The door a request came through. */

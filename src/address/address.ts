@@ -7,7 +7,7 @@
 import type { Context, Env } from "hono";
 import { Hono } from "hono";
 import { continuePending, type NodeMessage, nodeMessageOf } from "../body/node-message.ts";
-import { encodeConsequence } from "./act.ts";
+import { ActDeclined, encodeConsequence } from "./act.ts";
 import type { ActLogCode, ActLogEntry } from "./act-log.ts";
 import { admitPin, admitRate, emitLog, type Refused } from "./admission.ts";
 import { AnswerFields } from "./answer-fields.ts";
@@ -46,9 +46,10 @@ export interface AddressOptions<Act, E extends Env = Env> {
   /**
    * Performs a valid act. Runs only after the body was read, parsed strictly and validated
    * against the very form GET serves. Its return value is the consequence of the act, sent
-   * as the 200 JSON body (R1; `undefined` is sent as `null`). An exception it throws is a
-   * server fault: logged with `console.error`, answered 500 with no body, never reported to
-   * `onReject`.
+   * as the 200 JSON body (R1; `undefined` is sent as `null`). An {@link ActDeclined} it throws
+   * is answered with its status (400, 413, or 503 with `Retry-After`) and no body; any other
+   * exception is a server fault: logged with `console.error`, answered 500 with no body. Neither
+   * is reported to `onReject`.
    */
   readonly act: (value: Act, context: ActContext<E>) => unknown;
   /**
@@ -280,6 +281,20 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     return new Response(null, { status: 500, headers: emptyBodyHeaders });
   }
 
+  /** A valid act its handler declined: its status, no body, `Retry-After` when it gave one. */
+  function declined(error: ActDeclined): Response {
+    if (error.retryAfterSeconds === undefined)
+      return new Response(null, { status: error.status, headers: emptyBodyHeaders });
+    return new Response(null, {
+      status: error.status,
+      headers: {
+        "Retry-After": String(error.retryAfterSeconds),
+        "Access-Control-Expose-Headers": "Retry-After",
+        ...emptyBodyHeaders,
+      },
+    });
+  }
+
   async function perform(c: Context<E>): Promise<Response> {
     const started = Date.now();
     const request = c.req.raw;
@@ -321,6 +336,10 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
     try {
       body = encodeConsequence(await act(outcome.value, { actor: request.headers.get("gpt-actor"), c }));
     } catch (error) {
+      if (error instanceof ActDeclined) {
+        log(c, started, error.status, "declined", bytes);
+        return declined(error);
+      }
       log(c, started, 500, "fault", bytes);
       return fault("the act handler", error);
     }

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { DEFAULT_CACHE_CONTROL } from "./arrival.ts";
 import { matchesIfNoneMatch } from "./conditional.ts";
 import type { CompiledForm } from "./form.ts";
@@ -40,8 +40,11 @@ export interface DiscoveryOptions {
   readonly description?: string;
   /** The path of the site's MCP door (`mcp()`), to list and to describe in a server card. */
   readonly mcp?: string;
-  /** The public origin (`https://example.com`); default: the origin of each request. */
-  readonly origin?: string;
+  /**
+   * The public origin (`https://example.com`), or a function of the request's context giving it
+   * (`null` or `undefined`: the request's own); default: the origin of each request.
+   */
+  readonly origin?: string | ((c: Context) => string | null | undefined);
   /** The server card's `version`. Default `1.0.0`. */
   readonly version?: string;
 }
@@ -151,7 +154,8 @@ export function discovery(options: DiscoveryOptions): Hono {
   const app = new Hono();
   const serve = (path: string, contentType: string, render: (origin: string) => string) =>
     app.get(path, async (c) => {
-      const origin = options.origin ?? new URL(c.req.url).origin;
+      const configured = typeof options.origin === "function" ? options.origin(c) : options.origin;
+      const origin = configured ?? new URL(c.req.url).origin;
       const text = render(origin);
       const etag = await strongEtag(text);
       const fields = {

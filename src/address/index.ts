@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { encodeConsequence } from "./act.ts";
+export { ActDeclined, type DeclinedStatus, encodeConsequence } from "./act.ts";
 export {
   ACTOR_LOG_LENGTH,
   ActCounters,
@@ -39,6 +39,7 @@ export {
   serverCard,
 } from "./discovery.ts";
 export type { CompiledForm, FormValidate } from "./form.ts";
+export { DEFAULT_IPV6_PREFIX_LENGTH, networkKey } from "./network-key.ts";
 export { satisfiesIfMatch } from "./precondition.ts";
 export {
   forwardedClient,

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Context, Env } from "hono";
+import { DEFAULT_IPV6_PREFIX_LENGTH, networkKey } from "./network-key.ts";
 
 /** What a limiter says about one request. */
 export interface RateLimitOutcome {
@@ -56,6 +57,12 @@ export interface RateLimit<E extends Env = Env> {
    */
   readonly trustedProxies?: readonly string[];
   /**
+   * Bits of an IPv6 client address that make its key, 0 to 128: a client is keyed by its
+   * network, since one subscriber commonly holds a whole /64. Default 64. An IPv4 client (and
+   * an IPv4-mapped IPv6 one) is keyed by its address. See {@link networkKey}.
+   */
+  readonly ipv6PrefixLength?: number;
+  /**
    * Overrides the key entirely (an API key, a tenant). Default: the client address as above,
    * or `"unknown"` when the runtime gives none (all such requests then share one budget).
    */
@@ -64,19 +71,24 @@ export interface RateLimit<E extends Env = Env> {
 
 /**
  * The client key of a request under `limits`: {@link RateLimit.key} when given, else the
- * peer's address, replaced by the forwarded client only when the peer is a trusted proxy.
+ * peer's address, replaced by the forwarded client only when the peer is a trusted proxy, and
+ * for IPv6 cut to its network ({@link RateLimit.ipv6PrefixLength}).
  *
  * @param c - the request's context.
  * @param limits - the address's {@link RateLimit}.
  * @returns the key; `"unknown"` when no address is known.
+ * @throws {RangeError} when `ipv6PrefixLength` is not an integer from 0 to 128.
  */
 export function rateLimitKey<E extends Env>(c: Context<E>, limits: RateLimit<E>): string {
   if (limits.key !== undefined) return limits.key(c);
   const peer = limits.clientAddress?.(c);
   if (peer === undefined || peer === "") return "unknown";
   const trusted = limits.trustedProxies;
-  if (trusted === undefined || trusted.length === 0 || !trusted.includes(peer)) return peer;
-  return forwardedClient(c.req.raw.headers.get("x-forwarded-for"), trusted) ?? peer;
+  const client =
+    trusted === undefined || trusted.length === 0 || !trusted.includes(peer)
+      ? peer
+      : (forwardedClient(c.req.raw.headers.get("x-forwarded-for"), trusted) ?? peer);
+  return networkKey(client, limits.ipv6PrefixLength ?? DEFAULT_IPV6_PREFIX_LENGTH);
 }
 
 /**

@@ -231,7 +231,7 @@ export function mcp<E extends Env = Env>(
   const { onReject, onLog, rateLimit, development = false } = options;
   const endpointName = options.name ?? "gpt-address";
   /** Why each request in flight was not acted on (its last rejection, or a fault), for its log entry. */
-  const rejected = new WeakMap<Request, RejectionCode | "fault">();
+  const rejected = new WeakMap<Request, RejectionCode | "fault" | "declined">();
   const serverInfo = JSON.stringify({
     name: options.name ?? "gpt-address",
     version: options.version ?? "0.1.0",
@@ -255,7 +255,7 @@ export function mcp<E extends Env = Env>(
     ttlMs,
     development,
     reject,
-    fault: (request) => void rejected.set(request, "fault"),
+    fault: (request, code = "fault") => void rejected.set(request, code),
   };
   const byVersion = revisions<E>();
 

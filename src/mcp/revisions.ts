@@ -14,7 +14,7 @@
  * @module
  */
 import type { Context, Env } from "hono";
-import { encodeConsequence } from "../address/act.ts";
+import { ActDeclined, encodeConsequence } from "../address/act.ts";
 import type { RejectionCode } from "../address/rejection.ts";
 import { validateAct } from "../address/verification.ts";
 import { INVALID_PARAMS, type RequestId, type RpcError } from "./jsonrpc.ts";
@@ -55,8 +55,11 @@ export interface Endpoint<E extends Env = Env> {
   readonly development: boolean;
   /** Reports a rejected act (as `onReject` of `address()`); never throws. */
   readonly reject: (request: Request, code: RejectionCode, reason: string) => void;
-  /** Reports an act whose handler threw, for the request's log entry (`fault`); never throws. */
-  readonly fault: (request: Request) => void;
+  /**
+   * Reports an act whose handler threw, for the request's log entry: `fault`, or `declined`
+   * for an `ActDeclined`; never throws.
+   */
+  readonly fault: (request: Request, code?: "fault" | "declined") => void;
 }
 
 /** One request as a method sees it, after the message was read, parsed and validated. */
@@ -189,12 +192,28 @@ async function callTool<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Pr
       await tool.address.act(outcome.value, { actor: request.headers.get("gpt-actor"), c: call.c }),
     );
   } catch (error) {
+    if (error instanceof ActDeclined) {
+      endpoint.fault(request, "declined");
+      return errorContent(declinedText(error));
+    }
     console.error(`gpt-address: the act handler of the tool "${tool.name}" threw`, error);
     endpoint.fault(request);
     return errorContent("The act failed on the server; try again later.");
   }
   const structured = json.startsWith("{") ? `,"structuredContent":${json}` : "";
   return `"content":[{"type":"text","text":${JSON.stringify(json)}}]${structured},"isError":false`;
+}
+
+/** What a tool result says of an act its handler declined (the HTTP door's status, in words). */
+function declinedText(error: ActDeclined): string {
+  switch (error.status) {
+    case 503:
+      return `The server cannot do this now; nothing was done. Try again${error.retryAfterSeconds === undefined ? " later" : ` in ${error.retryAfterSeconds} s`}.`;
+    case 413:
+      return "The arguments are valid, but what they make is larger than the server keeps; nothing was done.";
+    case 400:
+      return "The request was malformed; nothing was done.";
+  }
 }
 
 function errorContent(text: string): string {

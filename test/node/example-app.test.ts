@@ -17,7 +17,7 @@ import { upload } from "../runtimes/raw-http.ts";
 describe("the example server's own paths", () => {
   it("every route that is not a form's is under a reserved path (the list is complete)", () => {
     const store = new MemoryPageStore();
-    const app = createExampleApp(() => store, { metrics: true });
+    const app = createExampleApp(() => store, { metricsToken: "t" });
     const own = new Set(
       app.routes.map((route) => route.path.split("/")[1] ?? "").filter((first) => first !== "" && !(first in forms)),
     );

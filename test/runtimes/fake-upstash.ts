@@ -5,7 +5,7 @@
  * the real service does, with every string of a result base64-encoded when the request says
  * `Upstash-Encoding: base64` (as `@upstash/redis` does).
  *
- * Commands: `GET`, `SET`, `INCRBY`, `PEXPIRE`, `PTTL`, and Lua scripts as Redis runs them:
+ * Commands: `GET`, `SET` (with `PX` or `EX`), `INCRBY`, `PEXPIRE`, `PTTL`, and Lua scripts as Redis runs them:
  * `EVAL script numkeys key… arg…` runs the script in a real Lua 5.3 VM (fengari) with `KEYS`,
  * `ARGV` and `redis.call` for the commands above, converting results as Redis does (number →
  * integer, table → array, `false`/nil → null), and caches it by SHA-1; `EVALSHA` runs a
@@ -62,11 +62,15 @@ export async function startFakeUpstash(token = "test-token"): Promise<FakeUpstas
       case "GET":
         arity(args, 1);
         return live(args[0]!) ?? null;
-      case "SET":
-        arity(args, 2);
+      case "SET": {
+        if (args.length !== 2 && args.length !== 4) throw new CommandError("ERR syntax error");
+        const unit = args[2]?.toUpperCase();
+        if (args.length === 4 && unit !== "PX" && unit !== "EX") throw new CommandError("ERR syntax error");
         data.set(args[0]!, args[1]!);
-        expiries.delete(args[0]!);
+        if (args.length === 4) expiries.set(args[0]!, Date.now() + integer(args[3]) * (unit === "EX" ? 1000 : 1));
+        else expiries.delete(args[0]!);
         return "OK";
+      }
       case "INCRBY": {
         arity(args, 2);
         const value = integer(live(args[0]!) ?? "0") + integer(args[1]);
@@ -146,7 +150,10 @@ export async function startFakeUpstash(token = "test-token"): Promise<FakeUpstas
   /** Redis's Redis-to-Lua conversion: integer → number, bulk → string, array → table, nil → false. */
   const pushReply = (L: object, reply: Reply) => {
     if (reply === null) lua.lua_pushboolean(L, false);
-    else if (typeof reply === "number") lua.lua_pushinteger(L, reply);
+    // fengari's integers are 32-bit; Redis's Lua (5.1) has only doubles: a larger one (a PTTL
+    // of days) is a float, as it is there.
+    else if (typeof reply === "number" && Math.abs(reply) < 2 ** 31) lua.lua_pushinteger(L, reply);
+    else if (typeof reply === "number") lua.lua_pushnumber(L, reply);
     else if (typeof reply === "string") lua.lua_pushstring(L, to_luastring(reply));
     else {
       lua.lua_createtable(L, reply.length, 0);

@@ -19,6 +19,7 @@ declare module "fengari" {
       lua_tonumber(L: State, index: number): number;
       lua_toboolean(L: State, index: number): boolean;
       lua_pushinteger(L: State, value: number): void;
+      lua_pushnumber(L: State, value: number): void;
       lua_pushstring(L: State, value: Uint8Array): void;
       lua_pushboolean(L: State, value: boolean): void;
       lua_pushnil(L: State): void;

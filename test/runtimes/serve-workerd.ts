@@ -36,7 +36,8 @@ const ratelimits = Object.fromEntries(
 );
 // RATE_LIMIT=<acts>,<arrivals> sets the bindings' limits per minute, as an operator would in
 // wrangler.toml; RATE_LIMIT=off (the suites, the hostile bench) turns the example's limits
-// off through the worker's variable; METRICS=on serves /metrics.
+// off through the worker's variable; METRICS_TOKEN serves /metrics to that token, and
+// PUBLIC_ORIGIN, IPV6_PREFIX_LENGTH and the page store's bounds pass as they are.
 const setting = /^(\d+),(\d+)$/.exec(process.env.RATE_LIMIT ?? "");
 if (setting !== null) {
   if (ratelimits.ACT_LIMITER) ratelimits.ACT_LIMITER.simple = { limit: Number(setting[1]), period: 60 };
@@ -44,7 +45,17 @@ if (setting !== null) {
 }
 const bindings: Record<string, string> = {};
 if (process.env.RATE_LIMIT === "off") bindings.RATE_LIMIT = "off";
-if (process.env.METRICS !== undefined) bindings.METRICS = process.env.METRICS;
+for (const name of [
+  "METRICS_TOKEN",
+  "PUBLIC_ORIGIN",
+  "IPV6_PREFIX_LENGTH",
+  "PAGE_MAX_BYTES",
+  "PAGES_TTL_SECONDS",
+  "PAGES_QUOTA_BYTES",
+]) {
+  const value = process.env[name];
+  if (value !== undefined) bindings[name] = value;
+}
 // WORKERD_SOCKET=direct (the hostile bench): the worker listens on `PORT` itself, as a deployed
 // worker has its own connections, instead of behind Miniflare's entry worker, which costs about
 // as much CPU per request again as the worker answering a 1 KiB act (bench/serve.bench.ts).

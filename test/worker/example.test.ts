@@ -4,7 +4,9 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createExampleApp } from "../../examples/pages/app.ts";
 import { form } from "../../examples/pages/generated/page.js";
+import { WorkersKvPageStore } from "../../examples/pages/stores/workers-kv.ts";
 import { invalid, valid } from "./fixtures.ts";
 
 const BASE = "https://pages.example";
@@ -123,5 +125,75 @@ describe("the example page address", () => {
     expect(html).toContain('<li><a href="/page">page</a>: A page of rich text to publish on the web:');
     expect(html).toContain('<li><a href="/feedback">feedback</a>: Feedback on the gpt-address example server:');
     expect(html).not.toMatch(/<script/i);
+  });
+});
+
+describe("the example in public (issue 31), in workerd with Workers KV", () => {
+  it("publishing past the quota gets 503 with Retry-After and no body; the pages in KV stay under the quota", async () => {
+    const prefix = `quota-${crypto.randomUUID()}:`;
+    const body = valid["valid-compact.json"];
+    const first = await publish(body);
+    const size = new TextEncoder().encode(
+      await (await exports.default.fetch(((await first.json()) as { url: string }).url)).text(),
+    ).byteLength;
+    const limits = { maxPageBytes: 4 * size, ttlSeconds: 3_600, quotaBytes: 3 * size + 10 };
+    const store = new WorkersKvPageStore(env.PAGES, prefix, limits);
+    const app = createExampleApp(() => store, { publicOrigin: "https://gpt.example.com" });
+    const statuses: number[] = [];
+    let refused: Response | undefined;
+    for (let i = 0; i < 5; i++) {
+      const answer = await app.fetch(new Request(`${BASE}/page`, { method: "POST", body }), env);
+      statuses.push(answer.status);
+      if (answer.status === 503) refused = answer;
+      else await answer.arrayBuffer();
+    }
+    expect(statuses).toEqual([200, 200, 200, 503, 503]);
+    expect(await refused!.text()).toBe("");
+    const retryAfter = Number(refused!.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(3_500);
+    expect(retryAfter).toBeLessThanOrEqual(3_600);
+    const { keys } = await env.PAGES.list({ prefix });
+    const stored = keys.reduce((sum, key) => sum + (key.metadata as { bytes: number }).bytes, 0);
+    expect(keys).toHaveLength(3);
+    expect(stored).toBeLessThanOrEqual(limits.quotaBytes);
+  });
+
+  it("the act's url is at PUBLIC_ORIGIN whatever the request's host", async () => {
+    const app = createExampleApp(() => new WorkersKvPageStore(env.PAGES, `origin-${crypto.randomUUID()}:`), {
+      publicOrigin: "https://gpt.example.com",
+    });
+    const answer = await app.fetch(
+      new Request("https://evil.example/page", { method: "POST", body: valid["valid-compact.json"] }),
+      env,
+    );
+    const { id, url } = (await answer.json()) as { id: string; url: string };
+    expect(url).toBe(`https://gpt.example.com/pages/${id}`);
+  });
+
+  it("/metrics of the worker: 404 without METRICS_TOKEN; with it, 401 without the token and the counters with it", async () => {
+    const metrics = (headers: Record<string, string> = {}) => fetchWorker("/metrics", { headers });
+    expect((await metrics()).status).toBe(404);
+    const { default: worker } = await import("../../examples/pages/worker.ts");
+    const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
+    const withToken = { ...env, METRICS_TOKEN: "s3cret-metrics-token" };
+    const ask = (headers: Record<string, string>) =>
+      worker.fetch(new Request(`${BASE}/metrics`, { headers }), withToken, ctx);
+    const refused = await ask({});
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="metrics"');
+    expect((await ask({ authorization: "Bearer wrong" })).status).toBe(401);
+    const counted = await ask({ authorization: "Bearer s3cret-metrics-token" });
+    expect(counted.status).toBe(200);
+    expect(await counted.text()).toContain("# TYPE gpt_address_requests_total counter");
+  });
+
+  it("a stored page revalidates by its ETag (304, no body)", async () => {
+    const { url } = (await (await publish(valid["valid-compact.json"])).json()) as { url: string };
+    const page = await exports.default.fetch(url);
+    const etag = page.headers.get("etag")!;
+    await page.arrayBuffer();
+    const cached = await exports.default.fetch(url, { headers: { "if-none-match": etag } });
+    expect(cached.status).toBe(304);
+    expect(await cached.text()).toBe("");
   });
 });

@@ -9,6 +9,7 @@ import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { forms } from "../../examples/pages/generated/forms.js";
 import { form } from "../../examples/pages/generated/page.js";
+import { ActDeclined } from "../../src/address/act.ts";
 import { ActCounters, type ActLogEntry, formatActLog, sanitizeActor } from "../../src/address/act-log.ts";
 import { type AddressOptions, address } from "../../src/address/address.ts";
 import { satisfiesIfMatch } from "../../src/address/precondition.ts";
@@ -342,6 +343,33 @@ describe("what the operator sees: one log entry per act and per rejection, never
   });
 });
 
+describe("an act its handler declines (ActDeclined): its status, never 204 or 500", () => {
+  it("R1 503 with Retry-After, 413 and 400 with no body, logged as declined, never reported to onReject; control: the same act performed", async () => {
+    const rejections: unknown[] = [];
+    for (const [declined, retryAfter] of [
+      [new ActDeclined(503, { retryAfterSeconds: 29.2 }), "30"],
+      [new ActDeclined(413), null],
+      [new ActDeclined(400), null],
+    ] as const) {
+      const s = serve({
+        act: () => {
+          throw declined;
+        },
+        onReject: (rejection) => rejections.push(rejection),
+      });
+      const answer = await s.act({ "accept-encoding": "identity" });
+      expect(answer.status).toBe(declined.status);
+      expect(answer.headers.get("retry-after")).toBe(retryAfter);
+      expect(answer.headers.get("content-length")).toBe("0");
+      expect(await answer.text()).toBe("");
+      expect(s.entries.map((e) => [e.status, e.code])).toEqual([[declined.status, "declined"]]);
+    }
+    expect(rejections).toEqual([]);
+    const control = serve();
+    expect((await control.act()).status).toBe(200);
+  });
+});
+
 describe("the example's settings", () => {
   it("RATE_LIMIT: unset is the default, off is none, <acts>,<arrivals> per minute; anything else names the setting", async () => {
     const { DEFAULT_RATE_LIMIT, rateLimitSetting, trustedProxies } = await import("../../examples/pages/limits.ts");
@@ -492,6 +520,40 @@ describe("the MCP door uses the same limits, pin and log", () => {
       ["mcp", "feedback", 200, "invalid-params"],
       ["mcp", "feedback", 200, "fault"],
     ]);
+  });
+
+  it("a tool whose act declines (ActDeclined) answers a tool result with isError that says when to retry, logged as declined, with no console error", async () => {
+    const app = new Hono();
+    const entries: ActLogEntry[] = [];
+    app.all(
+      "/mcp",
+      mcp(
+        [
+          {
+            form: forms.feedback,
+            act: () => {
+              throw new ActDeclined(503, { retryAfterSeconds: 42 });
+            },
+          },
+        ],
+        { onLog: (entry) => entries.push(entry) },
+      ),
+    );
+    let response: Response | undefined;
+    const errors = await capturingErrors(async () => {
+      response = await app.fetch(
+        new Request("http://127.0.0.1/mcp", {
+          method: "POST",
+          body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"feedback","arguments":${feedback}}}`,
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        }),
+      );
+    });
+    const answer = (await response!.json()) as { result: { isError: boolean; content: { text: string }[] } };
+    expect(answer.result.isError).toBe(true);
+    expect(answer.result.content[0]!.text).toMatch(/Try again in 42 s\./);
+    expect(errors).toHaveLength(0);
+    expect(entries.map((e) => [e.status, e.code])).toEqual([[200, "declined"]]);
   });
 
   it("logs each message-level refusal under the endpoint's name with a stable code (400, 403, 405, 406, 415)", async () => {

@@ -11,7 +11,7 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { StartupError } from "../startup.ts";
-import type { PageStore } from "../store.ts";
+import { DEFAULT_PAGE_LIMITS, type PageLimits, PageQuotaExceeded, type PageStore, pageSize } from "../store.ts";
 
 /** A value bound to a statement's `?` parameter. */
 export type SqliteValue = string | number | null;
@@ -184,32 +184,119 @@ export function openPageDatabase<D extends SqliteDatabase>(
 }
 
 /**
- * Stores rendered pages in one table, `pages(id TEXT PRIMARY KEY, html TEXT)`, created on
- * first use. Statements are prepared once, at construction, after {@link prepareConnection}.
+ * Stores rendered pages in one table, `pages(id TEXT PRIMARY KEY, html TEXT, bytes INTEGER,
+ * expires INTEGER)` (`bytes`: the HTML's UTF-8 length; `expires`: ms since the epoch), created
+ * on first use; a table of an earlier version without the last two columns gets them, its pages
+ * counted and set to expire one TTL from then. The bytes of all pages are kept in the one row of
+ * `page_usage`, by triggers on `pages`, so that the quota costs one read however many pages
+ * there are, for every process sharing the file.
+ *
+ * A put is one `BEGIN IMMEDIATE` transaction (processes sharing the file take turns): it deletes
+ * the pages that have expired (by the index on `expires`), then inserts the page unless that
+ * would take the usage past the quota; then it throws {@link PageQuotaExceeded}, with the
+ * seconds until the next page expires. A get never returns an expired page. Statements are
+ * prepared once, at construction, after {@link prepareConnection}.
  *
  * @example
  * ```ts
  * import { DatabaseSync } from "node:sqlite";
- * const store = new SqlitePageStore(new DatabaseSync("pages.sqlite"));
+ * const store = new SqlitePageStore(new DatabaseSync("pages.sqlite"), pageLimits((name) => process.env[name]));
  * ```
  */
 export class SqlitePageStore implements PageStore {
+  readonly #database: SqliteDatabase;
+  readonly #limits: PageLimits;
+  readonly #now: () => number;
+  readonly #sweep: SqliteStatement;
+  readonly #usage: SqliteStatement;
+  readonly #size: SqliteStatement;
+  readonly #next: SqliteStatement;
   readonly #insert: SqliteStatement;
   readonly #select: SqliteStatement;
 
-  constructor(database: SqliteDatabase) {
+  /**
+   * @param limits - the store's bounds; default {@link DEFAULT_PAGE_LIMITS}.
+   * @param now - the clock, in ms since the epoch (tests set it).
+   * @throws the driver's error when the tables cannot be set up.
+   */
+  constructor(database: SqliteDatabase, limits: PageLimits = DEFAULT_PAGE_LIMITS, now: () => number = Date.now) {
+    this.#database = database;
+    this.#limits = limits;
+    this.#now = now;
     prepareConnection(database);
-    database.exec("CREATE TABLE IF NOT EXISTS pages (id TEXT PRIMARY KEY, html TEXT NOT NULL)");
-    this.#insert = database.prepare("INSERT OR REPLACE INTO pages (id, html) VALUES (?, ?)");
-    this.#select = database.prepare("SELECT html FROM pages WHERE id = ?");
+    transaction(database, () => {
+      database.exec("CREATE TABLE IF NOT EXISTS pages (id TEXT PRIMARY KEY, html TEXT NOT NULL)");
+      const { names } = database
+        .prepare("SELECT group_concat(name, ' ') AS names FROM pragma_table_info('pages')")
+        .get() as { names: string };
+      const columns = new Set(names.split(" "));
+      if (!columns.has("bytes")) {
+        database.exec("ALTER TABLE pages ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0");
+        database.exec("UPDATE pages SET bytes = length(CAST(html AS BLOB))");
+      }
+      if (!columns.has("expires")) {
+        database.exec("ALTER TABLE pages ADD COLUMN expires INTEGER NOT NULL DEFAULT 0");
+        database.prepare("UPDATE pages SET expires = ?").run(now() + limits.ttlSeconds * 1000);
+      }
+      database.exec(`CREATE INDEX IF NOT EXISTS pages_expires ON pages (expires);
+CREATE TABLE IF NOT EXISTS page_usage (id INTEGER PRIMARY KEY CHECK (id = 1), bytes INTEGER NOT NULL);
+INSERT OR IGNORE INTO page_usage (id, bytes) SELECT 1, coalesce(sum(bytes), 0) FROM pages;
+CREATE TRIGGER IF NOT EXISTS pages_added AFTER INSERT ON pages BEGIN
+  UPDATE page_usage SET bytes = bytes + NEW.bytes WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS pages_removed AFTER DELETE ON pages BEGIN
+  UPDATE page_usage SET bytes = bytes - OLD.bytes WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS pages_replaced AFTER UPDATE OF bytes ON pages BEGIN
+  UPDATE page_usage SET bytes = bytes - OLD.bytes + NEW.bytes WHERE id = 1; END;`);
+    });
+    this.#sweep = database.prepare("DELETE FROM pages WHERE expires <= ?");
+    this.#usage = database.prepare("SELECT bytes FROM page_usage WHERE id = 1");
+    this.#size = database.prepare("SELECT bytes FROM pages WHERE id = ?");
+    this.#next = database.prepare("SELECT min(expires) AS next FROM pages");
+    this.#insert = database.prepare(
+      "INSERT INTO pages (id, html, bytes, expires) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET html = excluded.html, bytes = excluded.bytes, expires = excluded.expires",
+    );
+    this.#select = database.prepare("SELECT html FROM pages WHERE id = ? AND expires > ?");
+  }
+
+  /** Bytes of the pages kept, expired ones not yet deleted included. */
+  get bytes(): number {
+    return (this.#usage.get() as { bytes: number }).bytes;
   }
 
   async put(id: string, html: string): Promise<void> {
-    this.#insert.run(id, html);
+    const bytes = pageSize(html, this.#limits);
+    const now = this.#now();
+    const refusal = transaction(this.#database, () => {
+      this.#sweep.run(now);
+      const used = (this.#usage.get() as { bytes: number }).bytes;
+      const replaced = (this.#size.get(id) as { bytes: number } | null | undefined)?.bytes ?? 0;
+      if (used - replaced + bytes > this.#limits.quotaBytes) {
+        const next = (this.#next.get() as { next: number | null }).next;
+        return new PageQuotaExceeded(next === null ? 1 : (next - now) / 1000);
+      }
+      this.#insert.run(id, html, bytes, now + this.#limits.ttlSeconds * 1000);
+      return null;
+    });
+    if (refusal !== null) throw refusal;
   }
 
   async get(id: string): Promise<string | null> {
-    const row = this.#select.get(id) as { html: string } | null | undefined;
+    const row = this.#select.get(id, this.#now()) as { html: string } | null | undefined;
     return row == null ? null : row.html;
+  }
+}
+
+/** Runs `fn` in a `BEGIN IMMEDIATE` transaction: committed, or rolled back when it throws. */
+function transaction<T>(database: SqliteDatabase, fn: () => T): T {
+  database.exec("BEGIN IMMEDIATE");
+  try {
+    const result = fn();
+    database.exec("COMMIT");
+    return result;
+  } catch (error) {
+    try {
+      database.exec("ROLLBACK");
+    } catch {}
+    throw error;
   }
 }

@@ -6,10 +6,46 @@
  * URL, with `Authorization: Bearer <token>`; the answer is `{"result": …}` or
  * `{"error": "…"}`.
  *
+ * A put is one Lua script ({@link PUT_SCRIPT}, `EVAL`), which Redis runs atomically: it sums
+ * the bytes counted in the buckets of time that may still count live pages
+ * (`./usage-buckets.ts`, under `<prefix without its colon>_usage:<bucket>`), and unless the page
+ * would take them past the quota, `SET`s it with `PX` (the TTL: Redis deletes it then) and adds
+ * its size to the current bucket, which expires when its last page has. The request carries
+ * the page, so Upstash's request size limit (1 MiB on the free plan) bounds `PAGE_MAX_BYTES` too.
+ *
  * @see https://upstash.com/docs/redis/features/restapi
  * @module
  */
-import { MemoryPageStore, type PageStore } from "../store.ts";
+import {
+  DEFAULT_PAGE_LIMITS,
+  MemoryPageStore,
+  type PageLimits,
+  PageQuotaExceeded,
+  type PageStore,
+  pageSize,
+} from "../store.ts";
+import { usageBuckets } from "./usage-buckets.ts";
+
+/**
+ * Puts a page within the quota. KEYS: the page, then the live usage buckets, oldest first, the
+ * current one last. ARGV: the page, its bytes, the quota, the page's TTL and the current
+ * bucket's, in ms. Returns `{1, 0}` when put, else `{0, ms}`: the oldest counting bucket's time
+ * to live.
+ */
+export const PUT_SCRIPT = `local used = 0
+local oldest = -1
+for i = 2, #KEYS do
+  local counted = redis.call('GET', KEYS[i])
+  if counted then
+    used = used + tonumber(counted)
+    if oldest < 0 then oldest = redis.call('PTTL', KEYS[i]) end
+  end
+end
+if used + tonumber(ARGV[2]) > tonumber(ARGV[3]) then return {0, oldest} end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[4])
+redis.call('INCRBY', KEYS[#KEYS], ARGV[2])
+redis.call('PEXPIRE', KEYS[#KEYS], ARGV[5])
+return {1, 0}`;
 
 /** Where the service is and how to reach it. */
 export interface UpstashOptions {
@@ -21,6 +57,10 @@ export interface UpstashOptions {
   readonly prefix?: string;
   /** The `fetch` to use; default the global one. */
   readonly fetch?: typeof fetch;
+  /** The store's bounds; default {@link DEFAULT_PAGE_LIMITS}. */
+  readonly limits?: PageLimits;
+  /** The clock, in ms since the epoch (tests set it). */
+  readonly now?: () => number;
 }
 
 /**
@@ -38,10 +78,32 @@ export class UpstashPageStore implements PageStore {
     this.#options = options;
   }
 
-  /** @throws Error when the service does not answer `OK`. */
+  /**
+   * @throws {PageQuotaExceeded} when the usage buckets hold the quota.
+   * @throws Error when the service fails or answers something else than the script returns.
+   */
   async put(id: string, html: string): Promise<void> {
-    const result = await this.#command(["SET", this.#key(id), html]);
-    if (result !== "OK") throw new Error(`Redis SET answered ${JSON.stringify(result)}`);
+    const limits = this.#options.limits ?? DEFAULT_PAGE_LIMITS;
+    const bytes = pageSize(html, limits);
+    const now = (this.#options.now ?? Date.now)();
+    const buckets = usageBuckets(limits, now);
+    const usage = buckets.live.map((bucket) => `${this.#prefix().replace(/:$/, "")}_usage:${bucket}`);
+    const result = await this.#command([
+      "EVAL",
+      PUT_SCRIPT,
+      String(1 + usage.length),
+      this.#key(id),
+      ...usage,
+      html,
+      String(bytes),
+      String(limits.quotaBytes),
+      String(limits.ttlSeconds * 1000),
+      String(buckets.expires(buckets.current) - now),
+    ]);
+    if (!Array.isArray(result) || typeof result[0] !== "number" || typeof result[1] !== "number") {
+      throw new Error(`Redis EVAL answered ${JSON.stringify(result)}`);
+    }
+    if (result[0] !== 1) throw new PageQuotaExceeded(result[1] > 0 ? result[1] / 1000 : 1);
   }
 
   /** @throws Error when the service fails or answers something other than a string or null. */
@@ -51,8 +113,12 @@ export class UpstashPageStore implements PageStore {
     throw new Error("Redis GET answered a non-string");
   }
 
+  #prefix(): string {
+    return this.#options.prefix ?? "page:";
+  }
+
   #key(id: string): string {
-    return (this.#options.prefix ?? "page:") + id;
+    return this.#prefix() + id;
   }
 
   async #command(command: string[]): Promise<unknown> {
@@ -90,7 +156,10 @@ export interface ChosenStore {
  * its own), and the message says which variable is missing or wrong. It never throws: no act
  * is answered with a 5xx because of configuration.
  */
-export function upstashOrMemory(env: Readonly<Record<string, string | undefined>>): ChosenStore {
+export function upstashOrMemory(
+  env: Readonly<Record<string, string | undefined>>,
+  limits: PageLimits = DEFAULT_PAGE_LIMITS,
+): ChosenStore {
   const url = env.UPSTASH_REDIS_REST_URL ?? "";
   const token = env.UPSTASH_REDIS_REST_TOKEN ?? "";
   const problems: string[] = [];
@@ -99,13 +168,13 @@ export function upstashOrMemory(env: Readonly<Record<string, string | undefined>
   if (token === "") problems.push("UPSTASH_REDIS_REST_TOKEN is not set");
   if (problems.length === 0) {
     return {
-      store: new UpstashPageStore({ url, token }),
+      store: new UpstashPageStore({ url, token, limits }),
       upstash: true,
       message: `pages are stored in Upstash Redis at ${new URL(url).origin}`,
     };
   }
   return {
-    store: new MemoryPageStore(),
+    store: new MemoryPageStore(limits),
     upstash: false,
     message: `pages are kept in memory, lost on restart and not shared between instances: ${problems.join(", ")} (set both ${UPSTASH_VARIABLES.join(" and ")} to store them in Upstash Redis)`,
   };
