@@ -161,7 +161,9 @@ export async function launch(
       throw new Error(`${name} did not answer within ${timeoutMs} ms:\n${kept}`);
     }
     try {
-      await fetch(`${url}/`, { signal: AbortSignal.timeout(2_000) });
+      // A CORS preflight of the page address: it answers once the server does, and spends no
+      // client's rate budget (every GET does, the index and 404s included: issue 31).
+      await fetch(`${url}/page`, { method: "OPTIONS", signal: AbortSignal.timeout(2_000) });
       break;
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -37,7 +37,7 @@ for (const name of ["bun", "deno"] as const) {
 
     it("serves the address, and limits arrivals per connection address", async () => {
       server = await launch(name, { SERVER: "native", RATE_LIMIT: "1,2" });
-      // The launcher's own readiness GET of `/` (from 127.0.0.1) is not an arrival at /page.
+      // The launcher's own readiness check (a preflight) spends no arrival.
       expect([await arrive(server, "127.0.0.1"), await arrive(server, "127.0.0.1")]).toEqual([200, 200]);
       expect(await arrive(server, "127.0.0.1")).toBe(429);
       // Another client address has a budget of its own: the key is the peer, not "unknown".
