@@ -1,7 +1,9 @@
 /**
  * `gpt-address check <URL>`: black-box conformance of any address (the draft's MUST and SHOULD
- * points an outside client can see), as a table or `--format json`; exit 1 on any MUST failure.
- * Sends refusal probes, never an act, unless `--act` (then the form's own example, once).
+ * points an outside client can see), as a table or `--format json`; exit 0 only when every MUST
+ * point was tried and passed; exit 1 on a MUST failure, and on an inconclusive check (a MUST
+ * point not tried, named). Sends refusal probes, never an act, unless `--act` (then the form's
+ * own example, or a value generated from `s`, once).
  *
  * @module
  */
@@ -16,16 +18,32 @@ export function renderReport(report: CheckReport): string {
   const lines = rows.map((row) => row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join("  "));
   const failed = report.points.filter((p) => p.outcome === "fail");
   const must = failed.filter((p) => p.level === "MUST");
-  const summary = report.ok
-    ? `${report.url}: conforms (${report.points.filter((p) => p.outcome === "pass").length} passed, ${failed.length} SHOULD failed, ${report.points.filter((p) => p.outcome === "skip").length} skipped)`
-    : `${report.url}: does not conform: MUST failed: ${must.map((p) => p.id).join(", ")}`;
+  const count = (outcome: string) => report.points.filter((p) => p.outcome === outcome).length;
+  const probes = report.probeValue === "generated" ? ", probes on a value generated from s" : "";
+  const summary =
+    report.verdict === "conforms"
+      ? `${report.url}: conforms (${count("pass")} passed, ${failed.length} SHOULD failed, ${count("skip")} skipped, ${count("n/a")} not applicable${probes})`
+      : report.verdict === "inconclusive"
+        ? `${report.url}: inconclusive: MUST not tested: ${untestedByReason(report)}`
+        : `${report.url}: does not conform: MUST failed: ${must.map((p) => p.id).join(", ")}`;
   return `${lines.join("\n")}\n\n${summary}\n`;
+}
+
+/** The untested MUST points, grouped by why: `a, b (why); c (other)`. */
+function untestedByReason(report: CheckReport): string {
+  const byReason = new Map<string, string[]>();
+  for (const id of report.untested) {
+    const detail = report.points.find((p) => p.id === id)?.detail ?? "";
+    byReason.set(detail, [...(byReason.get(detail) ?? []), id]);
+  }
+  return [...byReason].map(([detail, ids]) => `${ids.join(", ")} (${detail})`).join("; ");
 }
 
 export default defineCommand({
   meta: {
     name: "check",
-    description: "Check any GPT address for conformance over HTTP (exit 1 on a MUST failure). Acts only with --act.",
+    description:
+      "Check any GPT address for conformance over HTTP (exit 1 on a MUST failure, or when a MUST could not be tested). Acts only with --act.",
   },
   args: {
     url: { type: "positional", required: true, description: "The address, an http(s) URL", valueHint: "URL" },

@@ -19,4 +19,5 @@ export const commands: Readonly<Record<string, () => Promise<CommandDef>>> = {
   new: () => import("./new.ts").then((module) => module.default as CommandDef),
   check: () => import("./check.ts").then((module) => module.default as CommandDef),
   act: () => import("./act.ts").then((module) => module.default as CommandDef),
+  mcp: () => import("./mcp.ts").then((module) => module.default as CommandDef),
 };

@@ -5,6 +5,13 @@
  * would act on them) always run; the one act with a side effect (the form's own example) only
  * with `act: true`.
  *
+ * The probes are built on the form's own example when `m` has one, else on values generated
+ * from `s` (`formValue`). The verdict is `conforms` only when every MUST point was tried and
+ * none failed: a MUST point left untried (no value to build on, a 429, a form the compiler
+ * refuses) makes it `inconclusive`, naming the points; the act is the one MUST point left out
+ * on request (it needs `act: true`). A probe no value of the form could carry (a nested
+ * duplicate where the form admits no nested object, by `formKinds`) is `n/a`.
+ *
  * @see draft "Arrival", "Verification", "Response", "Actor Identity"; DESIGN.md §1
  * @module
  */
@@ -12,15 +19,25 @@ import { FormError } from "../compile/form-error.ts";
 import { checkMetaSchema } from "../compile/meta-schema.ts";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { parseJson } from "../json/parse.ts";
-import { type ArrivalDocument, ArrivalError, type Example, examplesOf, toArrivalDocument } from "./arrival.ts";
+import { type ArrivalDocument, ArrivalError, examplesOf, toArrivalDocument } from "./arrival.ts";
+import { formKinds } from "./form-kinds.ts";
 import { compileValidator, type FormValidator } from "./form-validator.ts";
+import { formValue } from "./form-value.ts";
 import { type Exchange, ExchangeError, exchange, mediaType } from "./http.ts";
-import { buildProbes, invalidCandidates, OVERSIZE_BYTES } from "./probes.ts";
+import { buildProbes, invalidCandidates, OVERSIZE_BYTES, type Probe } from "./probes.ts";
 
 /** How binding a point is (BCP 14, as the draft or the cited RFC words it). */
 export type Level = "MUST" | "SHOULD" | "MAY";
-/** `pass`; `fail`; `warn` (passed with a remark); `skip` (could not be tried, with the reason). */
-export type Outcome = "pass" | "fail" | "warn" | "skip";
+/**
+ * `pass`; `fail`; `warn` (passed with a remark); `skip` (could not be tried, with the reason);
+ * `n/a` (no value the form accepts could carry the probe, so no address could act on it).
+ */
+export type Outcome = "pass" | "fail" | "warn" | "skip" | "n/a";
+/**
+ * `conforms`: every MUST point tried passed; `does-not-conform`: a MUST point failed;
+ * `inconclusive`: none failed, but some were not tried (listed in `untested`).
+ */
+export type Verdict = "conforms" | "does-not-conform" | "inconclusive";
 
 /** One checked point. */
 export interface CheckPoint {
@@ -40,8 +57,13 @@ export interface CheckPoint {
 export interface CheckReport {
   readonly url: string;
   readonly points: readonly CheckPoint[];
-  /** No MUST point failed. */
+  readonly verdict: Verdict;
+  /** The verdict is `conforms`. */
   readonly ok: boolean;
+  /** The MUST points not tried (skipped), but the act when it was not asked for. */
+  readonly untested: readonly string[];
+  /** What the probes were built on: the form's example, a value generated from s, or nothing. */
+  readonly probeValue: "example" | "generated" | null;
 }
 
 /** Options of {@link checkAddress}. */
@@ -94,11 +116,18 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
     points.push({ id, requirement, level, outcome, title, detail });
   const send = async (method: string, headers: Record<string, string> = {}, body?: Uint8Array) =>
     exchange(url, { method, headers, body, timeoutMs: options.timeoutMs });
-  const done = (): CheckReport => ({
-    url,
-    points,
-    ok: !points.some((p) => p.level === "MUST" && p.outcome === "fail"),
-  });
+  let probeValue: CheckReport["probeValue"] = null;
+  const done = (): CheckReport => {
+    const untested = points
+      .filter((p) => p.level === "MUST" && p.outcome === "skip" && (p.id !== "act" || options.act === true))
+      .map((p) => p.id);
+    const verdict = points.some((p) => p.level === "MUST" && p.outcome === "fail")
+      ? "does-not-conform"
+      : untested.length > 0
+        ? "inconclusive"
+        : "conforms";
+    return { url, points, verdict, ok: verdict === "conforms", untested, probeValue };
+  };
 
   // Arrival (A1, A2): a GET with no header field but Host.
   let bare: Exchange;
@@ -188,7 +217,8 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
     );
   }
   const examples = examplesOf(document);
-  let base: Example | undefined;
+  /** The values the probes are built on, in order of preference: the example, then values from s. */
+  const bases: { readonly value: unknown; readonly text: string; readonly generated: boolean }[] = [];
   if (validator === undefined) {
     add("examples-valid", "A2", "SHOULD", "skip", "every example act in m is valid against s", "s did not compile");
   } else if (examples.length === 0) {
@@ -198,7 +228,8 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
       const failure = validator.check(e.value);
       return failure === null ? [] : [`m/${e.index}: ${failure.pointer} (${failure.keyword})`];
     });
-    base = examples.find((e) => validator.check(e.value) === null);
+    const example = examples.find((e) => validator.check(e.value) === null);
+    if (example !== undefined) bases.push({ value: example.value, text: example.text, generated: false });
     add(
       "examples-valid",
       "A2",
@@ -208,6 +239,18 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
       rejected.length === 0 ? `${examples.length} example(s) valid` : rejected.join("; "),
     );
   }
+  if (validator !== undefined) {
+    // Values from s itself: the smallest, then a fuller one for probes the smallest cannot carry.
+    for (const shape of ["least", "full"] as const) {
+      const generated = formValue(document.s, shape);
+      if (generated !== undefined && validator.check(generated.value) === null) {
+        const text = JSON.stringify(generated.value);
+        if (!bases.some((b) => b.text === text)) bases.push({ value: generated.value, text, generated: true });
+      }
+    }
+  }
+  const base = bases[0];
+  if (base !== undefined) probeValue = base.generated ? "generated" : "example";
 
   // HTTP around the form (RFC 9110): HEAD, validators, caching, negotiation (A6).
   const head = await send("HEAD");
@@ -290,9 +333,31 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
     add("gpt-actor", "H1", "MUST", "skip", "GPT-Actor does not change the answer", why);
   };
   if (validator === undefined || base === undefined) {
-    skipAll(validator === undefined ? "s did not compile" : "no valid example in m to build probes from");
+    skipAll(
+      validator === undefined
+        ? "s did not compile"
+        : "no value to build probes on: no valid example in m, and none could be generated from s",
+    );
   } else {
     const accepts = (value: unknown) => validator.check(value) === null;
+    const kinds = formKinds(document.s);
+    /** Why no value of the form could carry a probe, when provably none could. */
+    const inapplicable: Readonly<Record<string, string | false>> = {
+      "duplicate-name": !kinds.rootObject && "s admits no object",
+      "duplicate-name-escaped": !kinds.rootObject && "s admits no object",
+      "duplicate-name-nested": !kinds.nestedObject && "s admits no object below the top",
+      "invalid-utf8": !kinds.freeString && "s admits no string but fixed ones (const, enum)",
+    };
+    // Each base's probes, built when an earlier base could not carry one.
+    const built: Map<string, Probe | undefined>[] = [];
+    const probeFor = (id: string): { probe: Probe; generated: boolean } | undefined => {
+      for (let i = 0; i < bases.length; i++) {
+        built[i] ??= buildProbes(bases[i]!.value, accepts);
+        const probe = built[i]!.get(id);
+        if (probe !== undefined && accepts(probe.lenient)) return { probe, generated: bases[i]!.generated };
+      }
+      return undefined;
+    };
     const refusals: string[] = [];
     const post = async (body: Uint8Array, headers: Record<string, string> = {}, expectContinueMs?: number) => {
       try {
@@ -308,12 +373,16 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
         throw error;
       }
     };
-    for (const [id, probe] of buildProbes(base.value, accepts)) {
-      const meta = PROBES[id]!;
-      if (probe === undefined || !accepts(probe.lenient)) {
-        add(id, meta.requirement, meta.level, "skip", meta.title, "the example has nowhere to carry this probe");
+    for (const [id, meta] of Object.entries(PROBES)) {
+      const carried = probeFor(id);
+      if (carried === undefined) {
+        const why = inapplicable[id];
+        if (why) add(id, meta.requirement, meta.level, "n/a", meta.title, `not applicable: ${why}`);
+        else add(id, meta.requirement, meta.level, "skip", meta.title, "no value found that could carry this probe");
         continue;
       }
+      const { probe } = carried;
+      const on = carried.generated ? "; on a value generated from s" : "";
       // A server that refuses a body before reading it may close the connection with the
       // body still arriving, and the client can then lose the answer (RFC 9112 §9.6): the
       // oversize body waits behind `Expect: 100-continue`, so that an answer to its
@@ -331,7 +400,7 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
           meta.level,
           "pass",
           meta.title,
-          "refused: closed the connection before the body was read",
+          `refused: closed the connection before the body was read${on}`,
         );
         continue;
       }
@@ -343,7 +412,7 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
           meta.level,
           "skip",
           meta.title,
-          `rate limited (429${after ? `, Retry-After ${after}` : ""}): not decided`,
+          `rate limited (429${after ? `, Retry-After ${after}` : ""}): not decided${on}`,
         );
         continue;
       }
@@ -357,7 +426,7 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
         meta.level,
         acted ? "fail" : answer.status >= 500 ? "warn" : "pass",
         meta.title,
-        acted ? `accepted and acted on (${answer.status})` : `refused (${answer.status})`,
+        `${acted ? `accepted and acted on (${answer.status})` : `refused (${answer.status})`}${on}`,
       );
     }
     const invalid = invalidCandidates(base.value).find((value) => !accepts(value));
@@ -411,7 +480,7 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
     );
   }
 
-  // The one act with a side effect (R1), only when asked for.
+  // The one act with a side effect (R1), only when asked for: the example, else a value from s.
   if (!options.act || base === undefined) {
     add(
       "act",
@@ -419,7 +488,7 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
       "MUST",
       "skip",
       "the form's own example is accepted with 200 JSON",
-      base === undefined ? "no valid example in m" : "needs --act (it acts, once)",
+      base === undefined ? "no valid example in m, and none generated from s" : "needs --act (it acts, once)",
     );
   } else {
     const answer = await send(
@@ -439,7 +508,8 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
       "MUST",
       answer.status === 200 && json && parsed ? "pass" : "fail",
       "the form's own example is accepted with 200 JSON",
-      `${answer.status} ${mediaType(answer.headers["content-type"]) || ""}`.trim(),
+      `${answer.status} ${mediaType(answer.headers["content-type"]) || ""}`.trim() +
+        (base.generated ? "; m has no example: a value generated from s was sent" : ""),
     );
   }
   return done();

@@ -38,8 +38,10 @@ export {
   checkAddress,
   type Level,
   type Outcome,
+  type Verdict,
 } from "./check.ts";
 export { compileValidator, type FormFailure, type FormValidator } from "./form-validator.ts";
+export { formValue, type ValueShape } from "./form-value.ts";
 export { type Exchange, ExchangeError } from "./http.ts";
 export {
   ActorSetupError,

@@ -42,6 +42,7 @@ import {
   UNSUPPORTED_PROTOCOL_VERSION,
 } from "./jsonrpc.ts";
 import { isMessage, isRequestEnvelope } from "./messages.ts";
+import { mismatchedField } from "./request-metadata.ts";
 import {
   type Endpoint,
   LEGACY_VERSIONS,
@@ -181,12 +182,13 @@ const MESSAGE_DEPTH = 16;
  *    anything but a `tools/call` of more than {@link MESSAGE_MAX_BYTES}: 413 with -32600;
  * 6. a notification or a response: 202, nothing done;
  * 7. the revision: a `_meta` envelope naming `io.modelcontextprotocol/protocolVersion` selects
- *    2026-07-28 (unsupported: 400 with -32022; `MCP-Protocol-Version`, `Mcp-Method` or
- *    `Mcp-Name` disagreeing: 400 with -32020); otherwise `initialize` negotiates, and any other
- *    request is governed by its `MCP-Protocol-Version` (absent: 2025-06-18, the oldest spoken;
- *    unsupported: 400 with -32600);
- * 8. that revision's method table: unknown method -32601, bad params or unknown tool -32602,
- *    with HTTP 200; else the method's result.
+ *    2026-07-28 (a malformed envelope: 400 with -32602; an `MCP-Protocol-Version` other than
+ *    the claim: 400 with -32020; a claim no revision speaks: 400 with -32022; `Mcp-Method`, or
+ *    `Mcp-Name` once decoded from `=?base64?…?=`, disagreeing: 400 with -32020); otherwise
+ *    `initialize` negotiates, and any other request is governed by its `MCP-Protocol-Version`
+ *    (absent: 2025-06-18, the oldest spoken; unsupported: 400 with -32600);
+ * 8. that revision's method table: unknown method -32601 (HTTP 404 under 2026-07-28, 200
+ *    before), bad params or unknown tool -32602 with HTTP 200; else the method's result.
  *
  * Never a 5xx for bad input: a fault inside a stage is logged and answered 500 with no body,
  * without acting.
@@ -198,6 +200,9 @@ const MESSAGE_DEPTH = 16;
  * @throws {TypeError} when a tool name is invalid or repeated, or a form's `s` is not an
  *   object schema; {RangeError} when `maxBytes` or `ttlMs` is not a non-negative safe integer.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/security_best_practices
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#request-metadata
+ *   ("Protocol Version Header", "Standard Request Headers", "Server Validation")
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic#error-codes
  * @example
  * ```ts
  * const feedback = { form: forms.feedback, act: (value) => ({ received: true }) };
@@ -474,7 +479,11 @@ export function mcp<E extends Env = Env>(
     if ("status" in governed) return refuseMessage(c, started, bytes, origin, governed);
     const handler = governed.methods.get(method);
     if (handler === undefined) {
-      return json(200, errorText(id, { code: METHOD_NOT_FOUND, message: `Method not found: ${method}` }), origin);
+      // 2026-07-28 answers an unknown method 404 (Protocol Version Header: how a dual-era client
+      // tells a modern server from a legacy one); in 2025-era traffic a 404 means "session
+      // expired" and would make the client start over, so there it stays in band.
+      const error = errorText(id, { code: METHOD_NOT_FOUND, message: `Method not found: ${method}` });
+      return json(governed.modern ? 404 : 200, error, origin);
     }
     // A tool call is an act: its client's act limit and its form's pin (If-Match) come first.
     const tool =
@@ -524,26 +533,16 @@ export function mcp<E extends Env = Env>(
         };
       }
       const version = meta[PROTOCOL_VERSION_META_KEY];
+      // The version field against the claim first: a disagreement is HeaderMismatch whatever the
+      // claim names (Protocol Version Header); a claim the field repeats but no revision speaks is
+      // UnsupportedProtocolVersion; then Mcp-Method and Mcp-Name (Standard Request Headers).
+      const field = mismatchedField(request.headers, version, method, params);
+      if (field === "MCP-Protocol-Version") return mismatch(id, field);
       const revision = revisionIn(MODERN_VERSIONS, version);
       if (revision === undefined) {
         return unsupported(id, UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version", version);
       }
-      if (header !== version) return mismatch(id, "MCP-Protocol-Version");
-      if (request.headers.get("mcp-method") !== method) return mismatch(id, "Mcp-Method");
-      if (
-        method === "tools/call" &&
-        typeof params?.name === "string" &&
-        request.headers.get("mcp-name") !== params.name
-      ) {
-        return mismatch(id, "Mcp-Name");
-      }
-      if (
-        method === "resources/read" &&
-        typeof params?.uri === "string" &&
-        request.headers.get("mcp-name") !== params.uri
-      ) {
-        return mismatch(id, "Mcp-Name");
-      }
+      if (field !== null) return mismatch(id, field);
       return revision;
     }
     if (method === "initialize") {

@@ -115,7 +115,12 @@ function capabilities<E extends Env>(endpoint: Endpoint<E>): string {
   return `{"tools":{"listChanged":false},"resources":{"listChanged":false},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}`;
 }
 
-/** JSON-RPC error of a `resources/read` of an unknown URI (server/resources, Error Handling). */
+/**
+ * JSON-RPC error of a `resources/read` of an unknown URI before 2026-07-28 (server/resources,
+ * Error Handling); 2026-07-28 answers it -32602 and forbids -32002 ("Error Codes").
+ *
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic#error-codes
+ */
 const RESOURCE_NOT_FOUND = -32002;
 
 /** `initialize` (2025-06-18, 2025-11-25): the requested version when spoken, else the newest legacy one. */
@@ -151,14 +156,20 @@ function listResources<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Ans
   return `"resources":${endpoint.tools.resourcesText}`;
 }
 
-/** `resources/read`: the exact HTML of a tool's MCP Apps page, built with its form. */
-function readResource<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Answer | string {
-  if (!isResourcesReadParams(call.params)) return invalidParams("Invalid resources/read params");
-  const resource = endpoint.tools.resourcesByUri.get(call.params.uri);
-  if (resource === undefined) {
-    return { error: { code: RESOURCE_NOT_FOUND, message: "Resource not found", data: { uri: call.params.uri } } };
-  }
-  return `"contents":${resource.contentsText}`;
+/**
+ * `resources/read`: the exact HTML of a tool's MCP Apps page, built with its form.
+ *
+ * @param notFound - the error code of an unknown URI in the revision.
+ */
+function readResource<E extends Env>(notFound: number) {
+  return (call: Call<E>, endpoint: Endpoint<E>): Answer | string => {
+    if (!isResourcesReadParams(call.params)) return invalidParams("Invalid resources/read params");
+    const resource = endpoint.tools.resourcesByUri.get(call.params.uri);
+    if (resource === undefined) {
+      return { error: { code: notFound, message: "Resource not found", data: { uri: call.params.uri } } };
+    }
+    return `"contents":${resource.contentsText}`;
+  };
 }
 
 /**
@@ -268,7 +279,7 @@ export function revisions<E extends Env>(): ReadonlyMap<ProtocolVersion, Revisio
     "tools/list": legacy(listTools),
     "tools/call": legacy(callTool),
     "resources/list": legacy(listResources),
-    "resources/read": legacy(readResource),
+    "resources/read": legacy(readResource(RESOURCE_NOT_FOUND)),
   };
   const v20251125: Methods20251125<E> = v20250618;
   const v20260728: Methods20260728<E> = {
@@ -276,7 +287,7 @@ export function revisions<E extends Env>(): ReadonlyMap<ProtocolVersion, Revisio
     "tools/list": modern(listTools, true),
     "tools/call": modern(callTool, false),
     "resources/list": modern(listResources, true),
-    "resources/read": modern(readResource, true),
+    "resources/read": modern(readResource(INVALID_PARAMS), true),
   };
   return new Map<ProtocolVersion, Revision<E>>([
     ["2025-06-18", { version: "2025-06-18", modern: false, methods: table(v20250618) }],

@@ -108,7 +108,7 @@ describe("mcp(): MCP Apps pages", () => {
     expect(modern.body.result.resultType).toBe("complete");
   });
 
-  it("resources/read refuses: an unknown URI -32002, no uri or a non-string -32602, a disagreeing Mcp-Name -32020", async () => {
+  it("resources/read refuses: an unknown URI -32002 (-32602 in 2026-07-28), no uri or a non-string -32602, a disagreeing Mcp-Name -32020", async () => {
     expect((await rpc("resources/read", { uri: "ui://nobody/form" })).body.error).toMatchObject({
       code: -32002,
       data: { uri: "ui://nobody/form" },
@@ -123,6 +123,17 @@ describe("mcp(): MCP Apps pages", () => {
     };
     const mismatch = await rpc("resources/read", { uri: "ui://feedback/form", _meta: ENVELOPE }, headers);
     expect([mismatch.status, mismatch.body.error.code]).toEqual([400, -32020]);
+    // 2026-07-28 never emits -32002: an unknown URI is -32602 ("Error Codes").
+    const unknown = await rpc(
+      "resources/read",
+      { uri: "ui://nobody/form", _meta: ENVELOPE },
+      { ...headers, "mcp-name": "ui://nobody/form" },
+    );
+    expect([unknown.status, unknown.body.error.code, unknown.body.error.data]).toEqual([
+      200,
+      -32602,
+      { uri: "ui://nobody/form" },
+    ]);
     // The control: the same request with agreeing names.
     expect(
       (await rpc("resources/read", { uri: "ui://page/form", _meta: ENVELOPE }, headers)).body.result.contents,

@@ -160,8 +160,28 @@ describe("mcp(): revisions", () => {
       cacheScope: "public",
     });
     expect(typeof discovered.body.result.ttlMs).toBe("number");
-    expect((await d.rpc("ping", { _meta: ENVELOPE }, modernHeaders("ping"))).body.error.code).toBe(-32601);
-    expect((await d.rpc("initialize", { _meta: ENVELOPE }, modernHeaders("initialize"))).body.error.code).toBe(-32601);
+    expect(await d.rpc("ping", { _meta: ENVELOPE }, modernHeaders("ping"))).toMatchObject({
+      status: 404,
+      body: { error: { code: -32601 } },
+    });
+    expect(await d.rpc("initialize", { _meta: ENVELOPE }, modernHeaders("initialize"))).toMatchObject({
+      status: 404,
+      body: { error: { code: -32601 } },
+    });
+  });
+
+  it("2026-07-28: an unknown method is 404 Not Found with a -32601 body; before 2026-07-28 it stays 200", async () => {
+    const d = door();
+    const modern = await d.rpc("tools/unknown", { _meta: ENVELOPE }, modernHeaders("tools/unknown"));
+    expect(modern).toMatchObject({ status: 404, body: { jsonrpc: "2.0", error: { code: -32601 } } });
+    expect(modern.body.id).toBeTypeOf("number");
+    // In 2025-era traffic a 404 means "session expired": the error stays in band.
+    for (const version of ["2025-06-18", "2025-11-25"]) {
+      const legacy = await d.rpc("tools/unknown", undefined, { "mcp-protocol-version": version });
+      expect(legacy).toMatchObject({ status: 200, body: { error: { code: -32601 } } });
+    }
+    // The control: a method the revision has.
+    expect((await d.rpc("tools/list", { _meta: ENVELOPE }, modernHeaders("tools/list"))).status).toBe(200);
   });
 
   it("2026-07-28: MCP-Protocol-Version, Mcp-Method and Mcp-Name must agree with the body (-32020, 400)", async () => {
@@ -182,10 +202,76 @@ describe("mcp(): revisions", () => {
     expect(d.acts).toHaveLength(1);
   });
 
+  it("a version field disagreeing with the envelope is -32020, even when the envelope names an unknown version", async () => {
+    const d = door();
+    const params = { name: "feedback", arguments: { rating: 4, topic: "other" }, _meta: ENVELOPE };
+    const unknown = { ...params, _meta: { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } };
+    const headers = modernHeaders("tools/call", "feedback");
+    for (const [body, version] of [
+      [params, "2099-01-01"],
+      [params, "2025-11-25"],
+      [unknown, "2026-07-28"],
+      [unknown, "2025-11-25"],
+    ] as const) {
+      const refused = await d.rpc("tools/call", body, { ...headers, "mcp-protocol-version": version });
+      expect(refused, `${body._meta["io.modelcontextprotocol/protocolVersion"]} vs ${version}`).toMatchObject({
+        status: 400,
+        body: { error: { code: -32020 } },
+      });
+    }
+    // The controls: an unknown version the field repeats is -32022; an agreeing known one acts.
+    const repeated = await d.rpc("tools/call", unknown, { ...headers, "mcp-protocol-version": "2099-01-01" });
+    expect(repeated).toMatchObject({ status: 400, body: { error: { code: -32022 } } });
+    expect((await d.rpc("tools/call", params, headers)).body.result.isError).toBe(false);
+    expect(d.acts).toHaveLength(1);
+  });
+
+  it("2026-07-28: Mcp-Name in the =?base64?…?= form is decoded before it is compared with the body", async () => {
+    const d = door();
+    const base64 = (text: string) => `=?base64?${btoa(String.fromCharCode(...new TextEncoder().encode(text)))}?=`;
+    const params = { name: "feedback", arguments: { rating: 4, topic: "other" }, _meta: ENVELOPE };
+    const call = (name: string, extra: Record<string, string> = {}) =>
+      d.rpc("tools/call", params, { ...modernHeaders("tools/call", name), ...extra });
+    expect((await call(base64("feedback"))).body.result).toMatchObject({ isError: false });
+    for (const name of [
+      base64("page"), // another name
+      base64("feedback\n"), // decoded, not the body's name
+      "=?base64?ZmVlZGJhY2s?=", // unpadded
+      "=?base64?ZmVlZGJhY2s=?=x",
+      "=?BASE64?ZmVlZGJhY2s=?=", // the markers are lowercase, exactly: a literal name, not this one
+      "=?base64?/w==?=", // not UTF-8
+      "=?base64?Zm*lZGJhY2s=?=",
+    ]) {
+      expect(await call(name), name).toMatchObject({ status: 400, body: { error: { code: -32020 } } });
+    }
+    // resources/read names its uri the same way.
+    const uri = "ui://feedback/form";
+    const read = await d.rpc(
+      "resources/read",
+      { uri, _meta: ENVELOPE },
+      { ...modernHeaders("resources/read"), "mcp-name": base64(uri) },
+    );
+    expect(read.body.result.contents[0].uri).toBe(uri);
+    // No form can annotate x-mcp-header (closed vocabulary): Mcp-Param-* fields are unrecognized and ignored.
+    for (const value of ["4", base64("4"), "=?base64?***?="]) {
+      expect((await call("feedback", { "mcp-param-rating": value })).body.result, value).toMatchObject({
+        isError: false,
+      });
+    }
+    expect(d.acts).toHaveLength(4);
+  });
+
   it("an envelope naming an unknown version gets -32022 with the supported ones; a malformed one -32602", async () => {
     const d = door();
     const unknown = { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": "2099-01-01" };
-    const refused = await d.rpc("tools/list", { _meta: unknown }, modernHeaders("tools/list"));
+    const refused = await d.rpc(
+      "tools/list",
+      { _meta: unknown },
+      {
+        ...modernHeaders("tools/list"),
+        "mcp-protocol-version": "2099-01-01",
+      },
+    );
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({
       code: -32022,
@@ -522,7 +608,9 @@ describe("mcp(): hostile JSON-RPC corpus", () => {
         "200 -32602",
         "200 -32601",
         "200 isError",
-        "400 -32022",
+        // An envelope naming an unknown version, sent without MCP-Protocol-Version: the field
+        // disagrees with the claim before the claim is judged.
+        "400 -32020",
         "400 -32602",
         "202",
       ]),

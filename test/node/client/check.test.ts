@@ -99,6 +99,18 @@ describe("check: black-box conformance of an address", () => {
     expect(report.points.find((p) => p.id === "duplicate-name")!.detail).toContain(
       "rate limited (429, Retry-After 30)",
     );
+    // Nothing failed, but MUST points were not tried: never "conforms".
+    expect(report).toMatchObject({ verdict: "inconclusive", ok: false });
+    expect(report.untested).toEqual(expect.arrayContaining(["duplicate-name", "oversize", "gpt-actor"]));
+  });
+
+  it("V2 a probe no value of the form could carry is n/a, not untested: the flat feedback form conforms", async () => {
+    const report = await checkAddress(`${example.url}/feedback`);
+    expect(report.points.find((p) => p.id === "duplicate-name-nested")).toMatchObject({
+      outcome: "n/a",
+      detail: "not applicable: s admits no object below the top",
+    });
+    expect(report).toMatchObject({ verdict: "conforms", ok: true, untested: [], probeValue: "example" });
   });
 
   it("A1 fails an address that answers its form with 404, and names the status", async () => {
