@@ -72,14 +72,14 @@ for (const name of ["node", "workerd", "bun", "deno"] as RuntimeName[]) {
         'gpt_address_requests_total{address="page",door="http",status="412",code="precondition-failed"} 1',
       );
 
-      // Arrivals have their own budget, 5 a minute, which the launcher's GET of / and the two
-      // reads of /metrics spent too; a stored page and a 404 are refused as the form's GET is,
-      // once it is spent.
+      // Arrivals have their own budget, 5 a minute, which the two reads of /metrics spent too
+      // (the launcher's readiness check, a preflight, spends none); a stored page and a 404 are
+      // refused as the form's GET is, once it is spent.
       const gets = [];
-      for (const path of ["/nothing", `/pages/${id}`, "/page", `/pages/${id}`, "/nothing"]) {
+      for (const path of ["/nothing", `/pages/${id}`, "/page", `/pages/${id}`, "/nothing", "/page"]) {
         gets.push((await fetch(url(path), { headers: { "accept-encoding": "identity" } })).status);
       }
-      expect(gets).toEqual([404, 200, 429, 429, 429]);
+      expect(gets).toEqual([404, 200, 200, 429, 429, 429]);
 
       // One JSON line per act, rejection and refusal, none holding the body.
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -93,7 +93,7 @@ for (const name of ["node", "workerd", "bun", "deno"] as RuntimeName[]) {
         ["GET", 429, "rate-limited"],
         ["GET", 429, "rate-limited"],
       ]);
-      expect(lines.slice(-3).map((line) => line.address)).toEqual(["page", "pages", "not-found"]);
+      expect(lines.slice(-3).map((line) => line.address)).toEqual(["pages", "not-found", "page"]);
       expect(lines[0]).toMatchObject({ address: "page", door: "http", actor: "model-x", count: 1 });
       expect(server.output()).not.toContain(MARKER);
     });
