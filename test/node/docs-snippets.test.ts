@@ -17,12 +17,11 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join, normalize } from "node:path";
+import { dirname, join, normalize } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeBlocks, documents, projectPaths, type Snippet, type SnippetRuntime, snippetsOf } from "./doc-snippets.ts";
-import { cleanEnv, copyWorkingTree, NODE_22, npm, pack, repo, run } from "./packed.ts";
+import { freePort, npm, run, userTool } from "./packed.ts";
 
 const snippets = documents.flatMap(snippetsOf);
 
@@ -84,15 +83,6 @@ let userEnv: NodeJS.ProcessEnv = {};
 /** The installed node_modules of a project of each runtime. */
 const installed = new Map<SnippetRuntime, string>();
 
-/** A free TCP port on loopback. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** `gpt-address init` of a project named `name` on `runtime` in the scratch folder. */
 async function init(name: string, runtime: SnippetRuntime): Promise<string> {
   const project = join(scratch, name);
@@ -109,23 +99,7 @@ async function linkedProject(name: string, runtime: SnippetRuntime): Promise<str
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "gpt-address-snippets-"));
-  const source = join(scratch, "source");
-  await copyWorkingTree(source);
-  tarball = await pack(source, scratch);
-  // The tool: gpt-address from the tarball, and Node 22, in a folder of their own.
-  const tool = join(scratch, "tool");
-  await mkdir(tool);
-  await writeFile(join(tool, "package.json"), JSON.stringify({ private: true, allowScripts: { node: true } }));
-  await npm(tool, ["install", "--save-exact", tarball, `node@${NODE_22}`]);
-  const inherited = (process.env.PATH ?? "").split(delimiter).filter((entry) => !entry.startsWith(repo));
-  userEnv = cleanEnv({
-    PATH: [join(tool, "node_modules", ".bin"), ...inherited].join(delimiter),
-    WRANGLER_SEND_METRICS: "false",
-    CLOUDFLARE_CF_FETCH_ENABLED: "false",
-    WRANGLER_HIDE_BANNER: "true",
-    NO_COLOR: "1",
-  });
-  delete userEnv.FORCE_COLOR;
+  ({ tarball, env: userEnv } = await userTool(scratch));
   for (const runtime of new Set(groups.map((group) => group.runtime))) {
     const project = await init(`installed-${runtime}`, runtime);
     await npm(project, ["install"], { env: userEnv });

@@ -10,53 +10,22 @@
  * npm installs from its cache when it can (`--prefer-offline`), else from the registry.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUNTIMES } from "../../src/cli/runtimes.ts";
-import { cleanEnv, copyWorkingTree, NODE_22, npm, pack, repo, run } from "./packed.ts";
+import { freePort, NODE_22, npm, run, userTool } from "./packed.ts";
 
 let scratch = "";
 let tarball = "";
 /** The environment of every command a user types: Node 22 and the installed tool first on PATH. */
 let userEnv: NodeJS.ProcessEnv = {};
 
-/** A free TCP port on loopback. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "gpt-address-init-"));
-  const source = join(scratch, "source");
-  await copyWorkingTree(source);
-  tarball = await pack(source, scratch);
-  // The tool: gpt-address from the tarball, and Node 22, in a folder of their own.
-  const tool = join(scratch, "tool");
-  await mkdir(tool);
-  await writeFile(join(tool, "package.json"), JSON.stringify({ private: true, allowScripts: { node: true } }));
-  await npm(tool, ["install", "--save-exact", tarball, `node@${NODE_22}`]);
-  // Bun and Deno (for those runtimes' dev scripts) from this repository's devDependencies.
-  const runtimes = join(scratch, "runtimes");
-  await mkdir(runtimes);
-  for (const name of ["bun", "deno"]) await symlink(join(repo, "node_modules", ".bin", name), join(runtimes, name));
-  const inherited = (process.env.PATH ?? "").split(delimiter).filter((entry) => !entry.startsWith(repo));
-  userEnv = cleanEnv({
-    PATH: [join(tool, "node_modules", ".bin"), runtimes, ...inherited].join(delimiter),
-    // wrangler dev offline: no telemetry, no `Request.cf` download, no update check.
-    WRANGLER_SEND_METRICS: "false",
-    CLOUDFLARE_CF_FETCH_ENABLED: "false",
-    WRANGLER_HIDE_BANNER: "true",
-    DENO_NO_UPDATE_CHECK: "1",
-    NO_COLOR: "1",
-  });
-  delete userEnv.FORCE_COLOR;
+  // Bun and Deno for those runtimes' dev scripts.
+  ({ tarball, env: userEnv } = await userTool(scratch, ["bun", "deno"]));
 }, 240_000);
 
 afterAll(async () => {

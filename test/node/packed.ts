@@ -5,8 +5,9 @@
  * @module
  */
 import { execFile } from "node:child_process";
-import { cp, symlink } from "node:fs/promises";
-import { join } from "node:path";
+import { cp, mkdir, symlink, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
@@ -72,4 +73,50 @@ export async function pack(source: string, destination: string): Promise<string>
   await symlink(join(repo, "node_modules"), join(source, "node_modules"), "dir");
   await npm(source, ["pack", "--pack-destination", destination]);
   return join(destination, "gpt-address-0.1.0.tgz");
+}
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * The package as a user installs a tool: the working tree packed into `scratch`, then the
+ * tarball and Node 22 installed in a folder of their own (`scratch/tool`).
+ *
+ * @param runtimes - commands of this repository's devDependencies to put on PATH too (`bun`,
+ *   `deno`), and nothing else of it.
+ * @returns the tarball, and the environment of every command the user types: the tool and Node
+ *   22 first on PATH, wrangler offline (no telemetry, no `Request.cf` download, no update
+ *   check), no colours.
+ */
+export async function userTool(
+  scratch: string,
+  runtimes: ReadonlyArray<string> = [],
+): Promise<{ readonly tarball: string; readonly env: NodeJS.ProcessEnv }> {
+  const source = join(scratch, "source");
+  await copyWorkingTree(source);
+  const tarball = await pack(source, scratch);
+  const tool = join(scratch, "tool");
+  await mkdir(tool);
+  await writeFile(join(tool, "package.json"), JSON.stringify({ private: true, allowScripts: { node: true } }));
+  await npm(tool, ["install", "--save-exact", tarball, `node@${NODE_22}`]);
+  const commands = join(scratch, "commands");
+  await mkdir(commands);
+  for (const name of runtimes) await symlink(join(repo, "node_modules", ".bin", name), join(commands, name));
+  const inherited = (process.env.PATH ?? "").split(delimiter).filter((entry) => !entry.startsWith(repo));
+  const env = cleanEnv({
+    PATH: [join(tool, "node_modules", ".bin"), commands, ...inherited].join(delimiter),
+    WRANGLER_SEND_METRICS: "false",
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    WRANGLER_HIDE_BANNER: "true",
+    DENO_NO_UPDATE_CHECK: "1",
+    NO_COLOR: "1",
+  });
+  delete env.FORCE_COLOR;
+  return { tarball, env };
 }
