@@ -411,7 +411,8 @@ async function coldStart(): Promise<void> {
 /** Run in a fresh Node process: imports a worker bundle and sends it one act, timing both. */
 const isolateStart = `
 const [file, body] = process.argv.slice(1);
-const env = { PAGES: { put: async () => {}, get: async () => null } };
+// An empty KV namespace: the page store lists it for its quota before a put.
+const env = { PAGES: { put: async () => {}, get: async () => null, list: async () => ({ keys: [], list_complete: true }) } };
 const ctx = { waitUntil() {}, passThroughOnException() {} };
 // Node loads its fetch classes and crypto lazily, on first use; workerd has them ready. Load
 // them first so that the timing holds only what the worker itself does.
