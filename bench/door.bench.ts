@@ -21,7 +21,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PostServer } from "./post/apps.ts";
-import { benchForm, median, minus } from "./post.bench.ts";
+import { median, minus } from "./post/ratios.ts";
+import { benchForm } from "./post.bench.ts";
 import { bundle, startWorkerd } from "./serve.bench.ts";
 
 const root = join(import.meta.dirname, "..");

@@ -34,6 +34,12 @@
  * core 1 (`taskset`, with two or more cores), at nice -15 where allowed (root), the actor's
  * thread at -20, so that it is not kept waiting behind the attackers on its own core.
  *
+ * Last, the hostile-kind matrix of `bench/kinds.bench.ts` (issue 31) on the same runtimes (Node
+ * and workerd only): each hostile kind generated at a door's own limits, its server CPU per
+ * rejected act ÷ that of the most expensive valid act of the same form, at the HTTP and the MCP
+ * door; every kind is printed with its ratio, and each above 2 is a failed check.
+ * `HOSTILE_KINDS=off` skips it; `BENCH_KINDS_ROUNDS` and `BENCH_KINDS_SECONDS` size it.
+ *
  * `HOSTILE_SECONDS` changes the length (default 60), `HOSTILE_RUNTIMES` the runtimes
  * (default `node,workerd`). Not part of `npm test`; test/runtimes/hostile.test.ts runs a short
  * bounded version of the same checks, without the latency ratio.
@@ -44,6 +50,7 @@ import { join } from "node:path";
 import { DEFAULT_BODY_DEADLINE_MS } from "../src/body/read-body.ts";
 import { launch, type Running, type RuntimeName, root } from "../test/runtimes/harness.ts";
 import { costPerKind, type HostileOptions, type HostileReport, hostileMix, terminate } from "./hostile-mix.ts";
+import { KIND_GOAL, kindMatrix } from "./kinds.bench.ts";
 import { bundle, hasTaskset, mayRaisePriority, pin, startWorkerd } from "./serve.bench.ts";
 
 const seconds = Number(process.env.HOSTILE_SECONDS ?? 60);
@@ -246,6 +253,18 @@ for (const runtime of runtimes) {
     console.log(`  ${ok ? "ok  " : "FAIL"} ${what}: ${detail}`);
     if (!ok) failed++;
   }
+}
+const matrixRuntimes = runtimes.filter((runtime) => runtime === "node" || runtime === "workerd");
+if (process.env.HOSTILE_KINDS !== "off" && matrixRuntimes.length > 0) {
+  console.log(`\n## hostile kinds: ${matrixRuntimes.join(", ")}\n`);
+  const over = await kindMatrix(matrixRuntimes);
+  console.log("");
+  for (const row of over)
+    console.log(
+      `  FAIL ${row.runtime} ${row.door} ${row.form} ${row.body}: above ${KIND_GOAL}× the costliest valid act`,
+    );
+  if (over.length === 0) console.log(`  ok   every hostile kind at most ${KIND_GOAL}× the costliest valid act`);
+  failed += over.length;
 }
 console.log(
   `\nload average at the end ${loadavg()

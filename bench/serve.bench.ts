@@ -306,11 +306,19 @@ export default app;`,
     ),
   );
   const paired = (a: number[], b: number[]) => median(a.map((x, i) => x / b[i]!));
+  // The goal (issue 31): ours ≥ 0.95× the constant route, by CPU; the same-fields route shows
+  // what the address's header fields cost, with no goal.
   for (const baseline of ["constant", "constantWithHeaders"] as const) {
     const rate = paired(rates.ours, rates[baseline]);
-    const cpuRatio = cpu.ours.length > 0 ? paired(cpu[baseline], cpu.ours).toFixed(3) : "n/a";
+    const byCpu = cpu.ours.length > 0 ? paired(cpu[baseline], cpu.ours) : Number.NaN;
+    const goal =
+      baseline !== "constant"
+        ? "no goal"
+        : Number.isNaN(byCpu)
+          ? "goal ≥ 0.95"
+          : `goal ≥ 0.95 ${byCpu >= 0.95 ? "met" : "NOT met"}`;
     console.log(
-      `ours ÷ ${labels[baseline]}: throughput ${rate.toFixed(3)}, by CPU per request ${cpuRatio} (medians of per-round ratios; goal ≥ 0.95)`,
+      `ours ÷ ${labels[baseline]}: throughput ${rate.toFixed(3)}, by CPU per request ${Number.isNaN(byCpu) ? "n/a" : byCpu.toFixed(3)} (medians of per-round ratios; ${goal})`,
     );
   }
 }
@@ -403,7 +411,8 @@ async function coldStart(): Promise<void> {
 /** Run in a fresh Node process: imports a worker bundle and sends it one act, timing both. */
 const isolateStart = `
 const [file, body] = process.argv.slice(1);
-const env = { PAGES: { put: async () => {}, get: async () => null } };
+// An empty KV namespace: the page store lists it for its quota before a put.
+const env = { PAGES: { put: async () => {}, get: async () => null, list: async () => ({ keys: [], list_complete: true }) } };
 const ctx = { waitUntil() {}, passThroughOnException() {} };
 // Node loads its fetch classes and crypto lazily, on first use; workerd has them ready. Load
 // them first so that the timing holds only what the worker itself does.

@@ -24,6 +24,8 @@
  *   validator: the body read whole by `arrayBuffer()`, then `parseJson` and the generated
  *   validator (204 for an invalid value), and the constant answer; no limit, no deadline, no
  *   header field checked, no act.
+ * - the peers users pick (issue 31), Node only, in `./peers.ts` so that the workerd bundles
+ *   of this file stay free of them: `hono-zod`, `fastify-ajv`, `mcp-sdk-v1`, `mcp-sdk-v2`.
  *
  * Every app answers a valid act at `/page` with 200: `{"ok":true}`, or for the JSON-RPC apps a
  * `tools/call` result whose `structuredContent` is `{"ok":true}`.
@@ -50,7 +52,11 @@ export type PostServer =
   | "mcp-web"
   | "read-native"
   | "read"
-  | "verify-native";
+  | "verify-native"
+  | PeerServer;
+
+/** The peers of `./peers.ts`, served on Node only. */
+export type PeerServer = "hono-zod" | "fastify-ajv" | "mcp-sdk-v1" | "mcp-sdk-v2";
 
 /** The constant `tools/call` result of `rpc-b2`: the members the MCP door answers `{ok: true}` with. */
 const TOOL_RESULT = {
@@ -59,8 +65,8 @@ const TOOL_RESULT = {
   isError: false,
 };
 
-/** The app of one kind for `form`. */
-export function postApp(kind: PostServer, form: CompiledForm): Hono {
+/** The app of one kind for `form` (the peers: `./peers.ts`). */
+export function postApp(kind: Exclude<PostServer, PeerServer>, form: CompiledForm): Hono {
   const app = new Hono();
   if (kind === "b2") {
     app.post("/page", async (c) => {

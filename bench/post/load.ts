@@ -20,8 +20,11 @@ export interface LoadRun {
   other: number;
 }
 
-/** The wrk script: bodies from the files given after `--`, sent in turn, statuses counted per thread. */
-const wrkScript = `
+/**
+ * The wrk script: bodies from the files given after `--`, sent in turn with the header fields
+ * `headers` (a Lua table constructor's members), statuses counted per thread.
+ */
+const wrkScript = (headers: string) => `
 local threads = {}
 function setup(thread) table.insert(threads, thread) end
 function init(args)
@@ -30,7 +33,7 @@ function init(args)
     local f = assert(io.open(file, "rb"))
     local body = f:read("*a")
     f:close()
-    requests[i] = wrk.format("POST", wrk.path, { ["Content-Type"] = "application/json" }, body)
+    requests[i] = wrk.format("POST", wrk.path, { ["Content-Type"] = "application/json"${headers} }, body)
   end
   n = 0
   ok = 0
@@ -64,11 +67,12 @@ end
 const nodeScript = `
 const net = require("node:net");
 const fs = require("node:fs");
-const [url, seconds, connections, ...files] = process.argv.slice(1);
+const [url, seconds, connections, headers, ...files] = process.argv.slice(1);
 const target = new URL(url);
 const port = Number(target.port);
+const fields = Object.entries(JSON.parse(headers)).map(([name, value]) => name + ": " + value + "\\r\\n").join("");
 const head = (n) => "POST " + target.pathname + " HTTP/1.1\\r\\nHost: " + target.host +
-  "\\r\\nContent-Type: application/json\\r\\nContent-Length: " + n + "\\r\\n\\r\\n";
+  "\\r\\nContent-Type: application/json\\r\\n" + fields + "Content-Length: " + n + "\\r\\n\\r\\n";
 const requests = files.map((file) => { const body = fs.readFileSync(file); return Buffer.concat([Buffer.from(head(body.length), "latin1"), body]); });
 const end = Date.now() + Number(seconds) * 1000;
 let ok = 0, other = 0;
@@ -132,25 +136,40 @@ Promise.all(Array.from({ length: Number(connections) }, (_, k) => loop(k))).then
 
 /**
  * POSTs the bodies in `files` (in turn) to `url` for `seconds` with `connections` keep-alive
- * connections, the load process run under `prefix` (e.g. `taskset -c 1`).
+ * connections, the load process run under `prefix` (e.g. `taskset -c 1`); `headers`: header
+ * fields sent besides `Content-Type: application/json` (e.g. an MCP client's `Accept`).
  */
 export function postLoad(options: {
   url: string;
   files: readonly string[];
+  headers?: Readonly<Record<string, string>>;
   seconds: number;
   connections: number;
   prefix: readonly string[];
   wrk: boolean;
   scratch: string;
 }): Promise<LoadRun> {
-  const { url, files, seconds, connections, prefix, wrk, scratch } = options;
+  const { url, files, seconds, connections, prefix, wrk, scratch, headers = {} } = options;
   let command: string[];
   if (wrk) {
     const script = join(scratch, "post.lua");
-    writeFileSync(script, wrkScript);
+    const fields = Object.entries(headers)
+      .map(([name, value]) => `, [${JSON.stringify(name)}] = ${JSON.stringify(value)}`)
+      .join("");
+    writeFileSync(script, wrkScript(fields));
     command = [...prefix, "wrk", "-t1", `-c${connections}`, `-d${seconds}s`, "-s", script, url, "--", ...files];
   } else {
-    command = [...prefix, process.execPath, "-e", nodeScript, url, String(seconds), String(connections), ...files];
+    command = [
+      ...prefix,
+      process.execPath,
+      "-e",
+      nodeScript,
+      url,
+      String(seconds),
+      String(connections),
+      JSON.stringify(headers),
+      ...files,
+    ];
   }
   return new Promise((resolve, reject) => {
     const child = spawn(command[0]!, command.slice(1), { stdio: ["ignore", "pipe", "inherit"] });
