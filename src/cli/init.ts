@@ -12,7 +12,7 @@
  * @module
  */
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { defineCommand } from "citty";
 import { FIRST_ADDRESS, RUNTIMES, type Runtime, runtimeNames } from "./runtimes.ts";
@@ -158,8 +158,9 @@ export default defineCommand({
     });
     const kept = present.filter((entry) => ![".git", ".DS_Store"].includes(entry));
     if (kept.length > 0)
-      throw new UsageError(`${dir} is not empty (${kept.slice(0, 3).join(", ")}…): init makes a new project`);
-    if (present.length > 0 && !(await stat(root)).isDirectory()) throw new UsageError(`${dir} is not a folder`);
+      throw new UsageError(
+        `${dir} is not empty (${kept.slice(0, 3).join(", ")}${kept.length > 3 ? ", …" : ""}): init makes a new project`,
+      );
     const own = await ownManifest();
     const files = await projectFiles(runtime, {
       name: packageName(basename(root)),
