@@ -23,6 +23,7 @@
  */
 import { compile as compileType } from "json-schema-to-typescript";
 import { isJsonObject } from "../json/is-json-object.ts";
+import { withoutBigInts } from "../json/stringify.ts";
 import { FormDocument } from "./document.ts";
 import { childPointer, parsePointer } from "./pointer.ts";
 import { keywordOf } from "./vocabulary.ts";
@@ -86,7 +87,8 @@ export async function generateActType(schema: unknown): Promise<ActType> {
   // Boolean forms have exact types the generator does not produce.
   if (schema === true) return exact("unknown", "Any JSON value (the form is `true`).");
   if (schema === false) return exact("never", "No value is an act (the form is `false`).");
-  const document = new FormDocument(schema);
+  // A bigint bound (an int64 maximum) changes no type: the generator reads doubles.
+  const document = new FormDocument(withoutBigInts(schema));
   const input = new TypableCopy(document).root();
   let generated: string;
   try {

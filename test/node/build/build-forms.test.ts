@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildForms, FormFileError } from "../../../src/compile/build-forms.ts";
 import { admittedBytes } from "../../../src/compile/compile-form.ts";
+import { prepareTools } from "../../../src/mcp/tools.ts";
 
 const roots: string[] = [];
 
@@ -93,9 +94,10 @@ describe("buildForms", () => {
     expect(error.message).toBe("forms/x.json#: not strict JSON: bytes after the value at line 1, column 25 (byte 25)");
   });
 
-  it("V2 refuses an integer literal beyond 2^53 in a form; the same number with an exponent builds", async () => {
+  it("V4 refuses an integer literal beyond 2^53 as a const (not a bound); the same number with an exponent builds", async () => {
     const error = await buildError(await project({ "x.json": arrival({ const: 1 }).replace("1", "9007199254740992") }));
-    expect(error.rule).toMatch(/^not strict JSON: integer literal outside .* at line \d+, column \d+ \(byte \d+\)$/);
+    expect(error.pointer).toBe("/s/const");
+    expect(error.rule).toMatch(/an integer beyond ±\(2\^53−1\) is kept exact only in minimum, maximum/);
     const root = await project({ "x.json": arrival({ const: 1 }).replace("1", "9.007199254740992e15") });
     await expect(buildForms({ root, outDir: "out" })).resolves.toHaveLength(1);
   });
@@ -110,6 +112,40 @@ describe("buildForms", () => {
     const error = await buildError(await project({ "x.json": arrival({ type: "object", $dynamicRef: "#x" }) }));
     expect(error.pointer).toBe("/s/$dynamicRef");
     expect(error.file).toBe("forms/x.json");
+  });
+
+  it("V3 V4 builds a form whose bounds are int64 and compares them exactly, never rounded to a wider double", async () => {
+    // JSON.stringify cannot write these: the file's text is the test's own.
+    const text = `{"p": "Send a count.", "m": [], "s": {"type": "object", "additionalProperties": false, "properties": {
+      "big": {"type": "integer", "maximum": 9223372036854775807, "minimum": -9223372036854775808},
+      "below": {"type": "number", "exclusiveMaximum": 9223372036854775807, "default": 9223372036854775807}}}}`;
+    const root = await project({ "count.json": text });
+    const [built] = await buildForms({ root, outDir: "out" });
+    expect(built?.typeFallback).toBeNull();
+    const module = await readFile(join(root, "out", "count.js"), "utf8");
+    const served = JSON.parse(/^ {2}arrival: (".*"),$/m.exec(module)![1]!) as string;
+    // Served with the file's digits, not the doubles they round to.
+    expect(served).toContain('"maximum":9223372036854775807,"minimum":-9223372036854775808');
+    expect(served).not.toContain("9223372036854776000");
+    const validator = await import(pathToFileURL(join(root, "out", "count.validate.js")).href);
+    // 2^63 is the double nearest to 2^63 − 1: a rounded bound would admit it.
+    expect(validator.validate({ big: 2 ** 63 })).toBe(false);
+    expect(validator.validate({ big: 2 ** 63 - 1024 })).toBe(true); // the double below it
+    expect(validator.validate({ big: -(2 ** 63) })).toBe(true); // exactly the minimum
+    expect(validator.validate({ below: 2 ** 63 })).toBe(false);
+    expect(validator.validate({ below: 2 ** 63 - 1024 })).toBe(true);
+    // The MCP door cuts its inputSchema from the same arrival text, digits and all.
+    const { form } = await import(pathToFileURL(join(root, "out", "count.js")).href);
+    const tools = prepareTools([{ form, act: () => ({}) }]);
+    expect(tools.listText).toContain('"maximum":9223372036854775807,"minimum":-9223372036854775808');
+  });
+
+  it("V4 refuses an integer beyond ±(2^53−1) where it is not a bound, naming its pointer", async () => {
+    const error = await buildError(
+      await project({ "x.json": '{"p": "x", "m": [], "s": {"type": "string", "maxLength": 9223372036854775807}}' }),
+    );
+    expect(error.pointer).toBe("/s/maxLength");
+    expect(error.rule).toMatch(/kept exact only in minimum, maximum/);
   });
 
   it("writes nothing when any form fails", async () => {
