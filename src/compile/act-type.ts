@@ -7,7 +7,9 @@
  * - every `$ref` is the JSON Pointer of the schema the form compiler resolved it to
  *   ({@link FormDocument}), hoisted into one root `$defs`, since the generator's resolver
  *   knows neither `$anchor` nor an embedded `$id`; `$id`, `$anchor`, `$schema`, `$defs` and
- *   the root `title` are left out, since they would name or rename types;
+ *   the root `title` are left out, since they would name or rename types, and a root `$ref`
+ *   becomes a branch of the root's `allOf`, since the generator would name the root after its
+ *   target's `title` (the usual shape of generated schemas);
  * - a schema without `type`, `enum` or `const` names every JSON type, since a keyword alone
  *   (`maxLength`) constrains only values of its type while the generator would infer that
  *   type; a schema of annotations only is `unknown`;
@@ -145,6 +147,14 @@ class TypableCopy {
     const root = this.#copy(this.#document.root, "");
     if (!isJsonObject(root)) return root;
     delete root.title;
+    // A root `$ref` is resolved by the generator into the target, whose `title` would then name
+    // the root type; as one branch of `allOf` (the same meaning beside its siblings), the root
+    // stays `Act` and is the target's type (`export type Act = Foo`). (A boolean target has no
+    // title, and the generator takes no `$ref` to one inside `allOf`.)
+    if (Object.hasOwn(root, "$ref") && isJsonObject(this.#document.node(this.#document.refTarget("")))) {
+      root.allOf = [...((root.allOf ?? []) as unknown[]), { $ref: root.$ref }];
+      delete root.$ref;
+    }
     const defs: Array<[string, unknown]> = [];
     for (let pointer = this.#pending.shift(); pointer !== undefined; pointer = this.#pending.shift()) {
       defs.push([this.#names.get(pointer) as string, this.#copy(this.#document.node(pointer), pointer)]);

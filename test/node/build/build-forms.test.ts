@@ -185,6 +185,29 @@ describe("buildForms", () => {
     expect(declarations).not.toMatch(/Greeting/);
   });
 
+  it("names the root type Act when the root is a $ref to a $defs entry with a title (generated schemas' shape)", async () => {
+    const greetingDef = { ...greeting, title: "Greeting" };
+    delete (greetingDef as { $schema?: string }).$schema;
+    const forms = {
+      // As zod, pydantic and typebox write them: the root a $ref, the definition titled.
+      "a.json": arrival({ $ref: "#/$defs/Greeting", $defs: { Greeting: greetingDef } }),
+      // The target recursive, and titled "Act" itself; a $ref to a $ref.
+      "b.json": arrival({
+        $ref: "#/$defs/Node",
+        $defs: { Node: { title: "Act", type: "object", properties: { next: { $ref: "#/$defs/Node" } } } },
+      }),
+      "c.json": arrival({ $ref: "#/$defs/A", $defs: { A: { $ref: "#/$defs/B" }, B: { title: "B", enum: [1, 2] } } }),
+    };
+    const root = await project(forms);
+    const built = await buildForms({ root, outDir: "out" });
+    expect(built.map((form) => form.typeFallback)).toEqual([null, null, null]);
+    const a = await readFile(join(root, "out", "a.d.ts"), "utf8");
+    expect(a).toMatch(/^export type Act = Greeting;$/m);
+    expect(a).toMatch(/export interface Greeting \{\s+text: string;\s+\}/);
+    expect(await readFile(join(root, "out", "b.d.ts"), "utf8")).toMatch(/^export type Act = Act1;$/m);
+    expect(await readFile(join(root, "out", "c.d.ts"), "utf8")).toMatch(/^export type Act = B;$/m);
+  });
+
   it("types references through $anchor and an embedded $id (no crash, no fallback)", async () => {
     const s = {
       $id: "https://example.com/root",
