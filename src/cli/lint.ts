@@ -72,7 +72,7 @@ export async function lintFiles(
       results.push({ file, findings });
       continue;
     }
-    const form = parseJson(bytes, { maxDepth: 256 }) as { s: unknown };
+    const form = parseJson(bytes, { maxDepth: 256, bigIntegers: true }) as { s: unknown };
     const cost = costBound(new FormDocument(form.s));
     if (!actors) results.push({ file, findings, cost });
     else if (projected) results.push({ file, findings, cost, actors: projectedActorRows(selected, form.s), projected });

@@ -7,7 +7,9 @@
  * - every `$ref` is the JSON Pointer of the schema the form compiler resolved it to
  *   ({@link FormDocument}), hoisted into one root `$defs`, since the generator's resolver
  *   knows neither `$anchor` nor an embedded `$id`; `$id`, `$anchor`, `$schema`, `$defs` and
- *   the root `title` are left out, since they would name or rename types;
+ *   the root `title` are left out, since they would name or rename types, and a root `$ref`
+ *   becomes a branch of the root's `allOf`, since the generator would name the root after its
+ *   target's `title` (the usual shape of generated schemas);
  * - a schema without `type`, `enum` or `const` names every JSON type, since a keyword alone
  *   (`maxLength`) constrains only values of its type while the generator would infer that
  *   type; a schema of annotations only is `unknown`;
@@ -23,6 +25,7 @@
  */
 import { compile as compileType } from "json-schema-to-typescript";
 import { isJsonObject } from "../json/is-json-object.ts";
+import { withoutBigInts } from "../json/stringify.ts";
 import { FormDocument } from "./document.ts";
 import { childPointer, parsePointer } from "./pointer.ts";
 import { keywordOf } from "./vocabulary.ts";
@@ -86,7 +89,8 @@ export async function generateActType(schema: unknown): Promise<ActType> {
   // Boolean forms have exact types the generator does not produce.
   if (schema === true) return exact("unknown", "Any JSON value (the form is `true`).");
   if (schema === false) return exact("never", "No value is an act (the form is `false`).");
-  const document = new FormDocument(schema);
+  // A bigint bound (an int64 maximum) changes no type: the generator reads doubles.
+  const document = new FormDocument(withoutBigInts(schema));
   const input = new TypableCopy(document).root();
   let generated: string;
   try {
@@ -143,6 +147,14 @@ class TypableCopy {
     const root = this.#copy(this.#document.root, "");
     if (!isJsonObject(root)) return root;
     delete root.title;
+    // A root `$ref` is resolved by the generator into the target, whose `title` would then name
+    // the root type; as one branch of `allOf` (the same meaning beside its siblings), the root
+    // stays `Act` and is the target's type (`export type Act = Foo`). (A boolean target has no
+    // title, and the generator takes no `$ref` to one inside `allOf`.)
+    if (Object.hasOwn(root, "$ref") && isJsonObject(this.#document.node(this.#document.refTarget("")))) {
+      root.allOf = [...((root.allOf ?? []) as unknown[]), { $ref: root.$ref }];
+      delete root.$ref;
+    }
     const defs: Array<[string, unknown]> = [];
     for (let pointer = this.#pending.shift(); pointer !== undefined; pointer = this.#pending.shift()) {
       defs.push([this.#names.get(pointer) as string, this.#copy(this.#document.node(pointer), pointer)]);

@@ -17,6 +17,7 @@
  */
 import { isJsonObject } from "../json/is-json-object.ts";
 import type { FormDocument } from "./document.ts";
+import { annotationClosure } from "./evaluated.ts";
 import type { BoundContext, InstanceType, Keyword } from "./keyword.ts";
 import { childPointer } from "./pointer.ts";
 import { vocabulary } from "./vocabulary.ts";
@@ -37,6 +38,41 @@ export interface OwnContext {
   items(): number;
   /** The greatest bound of any member value the node admits in an object; 0 when only `{}`. */
   memberValues(): number;
+  /**
+   * For a node with `unevaluatedProperties` and without `additionalProperties`: the members
+   * beyond its `properties`, as far as the annotations it reads bound them; undefined otherwise.
+   */
+  unevaluatedMembers(): UnevaluatedMembers | undefined;
+  /** For a node with `unevaluatedItems` and without `items`: its items, likewise. */
+  unevaluatedItems(): UnevaluatedItems | undefined;
+}
+
+/**
+ * What `unevaluatedProperties` tells of an object's members: each is evaluated by a schema
+ * applied in place (a `properties`, `patternProperties`, `additionalProperties` or
+ * `unevaluatedProperties` of one: src/compile/evaluated.ts) or validated by the node's own
+ * `unevaluatedProperties`, so its value is valid against one of those schemas.
+ */
+export interface UnevaluatedMembers {
+  /**
+   * Every name a member can have: the `properties` names of the schemas applied in place,
+   * less the node's own `properties` that admit nothing; null when names are open (a pattern,
+   * `additionalProperties` or `unevaluatedProperties` in place that admits something).
+   */
+  readonly names: ReadonlyArray<string> | null;
+  /** The greatest bound of any member's value. */
+  readonly value: number;
+}
+
+/** What `unevaluatedItems` tells of an array's items (as {@link UnevaluatedMembers}). */
+export interface UnevaluatedItems {
+  /**
+   * The most items: the longest `prefixItems` applied in place; +∞ when an `items`,
+   * `contains` or `unevaluatedItems` in place admits something.
+   */
+  readonly count: number;
+  /** The greatest bound of any item's value past the node's own `prefixItems`. */
+  readonly value: number;
 }
 
 /** One quantity of an instance that {@link AdmittedBound} bounds from above. */
@@ -110,6 +146,8 @@ export class AdmittedBound {
       stringOf: (...tokens) => this.#stringInstances().of(childPointer(pointer, ...tokens)),
     });
     const { hook, value } = this.#measure;
+    const unevaluatedMembers = () => this.#unevaluatedMembers(node, pointer);
+    const unevaluatedItems = () => this.#unevaluatedItems(node, pointer);
     let bound = this.#measure.own(node, {
       of,
       keywords: (instance) =>
@@ -117,8 +155,10 @@ export class AdmittedBound {
           const own = hook === undefined ? undefined : keyword[hook];
           return keyword.instance === instance && own !== undefined ? Math.min(least, own(context(keyword))) : least;
         }, Infinity),
-      items: () => this.#items(node, of),
-      memberValues: () => this.#memberValues(node, of),
+      items: () => this.#items(node, of, unevaluatedItems()),
+      memberValues: () => this.#memberValues(node, of, unevaluatedMembers()),
+      unevaluatedMembers,
+      unevaluatedItems,
     });
     // The keywords that bound the whole instance by themselves (each keyword file says how).
     for (const keyword of present) {
@@ -141,8 +181,8 @@ export class AdmittedBound {
     return this.#strings;
   }
 
-  #items(node: SchemaNode, of: OwnContext["of"]): number {
-    const max = typeof node.maxItems === "number" ? node.maxItems : Infinity;
+  #items(node: SchemaNode, of: OwnContext["of"], unevaluated: UnevaluatedItems | undefined): number {
+    const max = Math.min(typeof node.maxItems === "number" ? node.maxItems : Infinity, unevaluated?.count ?? Infinity);
     const prefix = Array.isArray(node.prefixItems) ? node.prefixItems.length : 0;
     let bound = 0; // an empty array
     for (let i = 0; i < Math.min(prefix, max); i++) {
@@ -150,16 +190,75 @@ export class AdmittedBound {
       if (item === -Infinity) return bound; // no item can stand here, so none after it
       bound = Math.max(bound, item);
     }
-    if (max > prefix) bound = Math.max(bound, Object.hasOwn(node, "items") ? of("items") : Infinity);
+    if (max > prefix)
+      bound = Math.max(bound, Object.hasOwn(node, "items") ? of("items") : (unevaluated?.value ?? Infinity));
     return bound;
   }
 
-  #memberValues(node: SchemaNode, of: OwnContext["of"]): number {
+  #memberValues(node: SchemaNode, of: OwnContext["of"], unevaluated: UnevaluatedMembers | undefined): number {
     if (admitsNoMember(node)) return 0;
     let bound = 0; // an empty object
     for (const name of ["properties", "patternProperties"]) {
       for (const key of Object.keys((node[name] ?? {}) as object)) bound = Math.max(bound, of(name, key));
     }
-    return Math.max(bound, Object.hasOwn(node, "additionalProperties") ? of("additionalProperties") : Infinity);
+    const other = Object.hasOwn(node, "additionalProperties") ? of("additionalProperties") : Infinity;
+    return Math.max(bound, unevaluated?.value ?? other);
+  }
+
+  /** See {@link OwnContext.unevaluatedMembers}. */
+  #unevaluatedMembers(node: SchemaNode, pointer: string): UnevaluatedMembers | undefined {
+    if (!Object.hasOwn(node, "unevaluatedProperties") || Object.hasOwn(node, "additionalProperties")) return undefined;
+    const names = new Set<string>();
+    let open = false;
+    let value = -Infinity;
+    for (const at of annotationClosure(this.#document, pointer)) {
+      const schema = this.#document.node(at);
+      if (!isJsonObject(schema)) continue;
+      for (const name of Object.keys((schema.properties ?? {}) as object)) {
+        names.add(name);
+        value = Math.max(value, this.of(childPointer(at, "properties", name)));
+      }
+      const others = Object.keys((schema.patternProperties ?? {}) as object).map((source) =>
+        childPointer(at, "patternProperties", source),
+      );
+      for (const name of ["additionalProperties", "unevaluatedProperties"])
+        if (Object.hasOwn(schema, name)) others.push(childPointer(at, name));
+      for (const other of others) {
+        const bound = this.of(other);
+        value = Math.max(value, bound);
+        if (bound !== -Infinity) open = true;
+      }
+    }
+    const own = (node.properties ?? {}) as object;
+    const admitted = [...names].filter(
+      (name) => !Object.hasOwn(own, name) || this.of(childPointer(pointer, "properties", name)) !== -Infinity,
+    );
+    // No member value is valid anywhere: no member at all.
+    if (value === -Infinity) return { names: [], value };
+    return { names: open ? null : admitted, value };
+  }
+
+  /** See {@link OwnContext.unevaluatedItems}. */
+  #unevaluatedItems(node: SchemaNode, pointer: string): UnevaluatedItems | undefined {
+    if (!Object.hasOwn(node, "unevaluatedItems") || Object.hasOwn(node, "items")) return undefined;
+    let count = 0;
+    let value = -Infinity;
+    for (const at of annotationClosure(this.#document, pointer)) {
+      const schema = this.#document.node(at);
+      if (!isJsonObject(schema)) continue;
+      if (Array.isArray(schema.prefixItems)) {
+        count = Math.max(count, schema.prefixItems.length);
+        schema.prefixItems.forEach((_, index) => {
+          value = Math.max(value, this.of(childPointer(at, "prefixItems", index)));
+        });
+      }
+      for (const name of ["items", "contains", "unevaluatedItems"]) {
+        if (!Object.hasOwn(schema, name)) continue;
+        const bound = this.of(childPointer(at, name));
+        value = Math.max(value, bound);
+        if (bound !== -Infinity) count = Infinity;
+      }
+    }
+    return { count, value };
   }
 }

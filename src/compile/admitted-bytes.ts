@@ -18,7 +18,15 @@
  *
  * @module
  */
-import { AdmittedBound, admitsNoMember, admittedTypes, type Measure, type SchemaNode } from "./admitted-bound.ts";
+import {
+  AdmittedBound,
+  admitsNoMember,
+  admittedTypes,
+  type Measure,
+  type SchemaNode,
+  type UnevaluatedItems,
+  type UnevaluatedMembers,
+} from "./admitted-bound.ts";
 import { admittedDepth } from "./admitted-depth.ts";
 import { FormDocument } from "./document.ts";
 
@@ -59,8 +67,12 @@ function valueBytes(value: unknown, margin: number): number {
 /** The measure, for a margin of `margin` bytes of whitespace before each value, member and bracket. */
 function bytesMeasure(margin: number): Measure {
   /** Bytes of the items of an array the node admits, commas included. */
-  function items(node: SchemaNode, of: (...tokens: Array<string | number>) => number): number {
-    const most = typeof node.maxItems === "number" ? node.maxItems : Infinity;
+  function items(
+    node: SchemaNode,
+    of: (...tokens: Array<string | number>) => number,
+    unevaluated: UnevaluatedItems | undefined,
+  ): number {
+    const most = Math.min(typeof node.maxItems === "number" ? node.maxItems : Infinity, unevaluated?.count ?? Infinity);
     const prefix = Array.isArray(node.prefixItems) ? node.prefixItems.length : 0;
     let bytes = 0;
     for (let i = 0; i < Math.min(prefix, most); i++) {
@@ -69,7 +81,7 @@ function bytesMeasure(margin: number): Measure {
       bytes += item + 1;
     }
     if (most <= prefix) return bytes;
-    const item = Object.hasOwn(node, "items") ? of("items") : Infinity;
+    const item = Object.hasOwn(node, "items") ? of("items") : (unevaluated?.value ?? Infinity);
     if (item === -Infinity) return bytes;
     return bytes + (most - prefix) * (item + 1);
   }
@@ -79,18 +91,37 @@ function bytesMeasure(margin: number): Measure {
    * largest members, where any number of members outside `properties` (names of at most
    * `names` bytes) may stand beside those of `properties`.
    */
-  function members(node: SchemaNode, of: (...tokens: string[]) => number, names: number): number {
+  function members(
+    node: SchemaNode,
+    of: (...tokens: string[]) => number,
+    names: number,
+    unevaluated: UnevaluatedMembers | undefined,
+  ): number {
     if (admitsNoMember(node)) return 0;
     const most = typeof node.maxProperties === "number" ? node.maxProperties : Infinity;
     const member = (name: number, value: number) => margin + name + 1 + value + 1;
+    const own = (node.properties ?? {}) as object;
     const listed: number[] = [];
-    for (const name of Object.keys((node.properties ?? {}) as object)) {
+    for (const name of Object.keys(own)) {
       const value = of("properties", name);
       if (value !== -Infinity) listed.push(member(stringBytes(name.length), value));
     }
+    // Closed by unevaluatedProperties: the other names evaluated in place, each value within theirs.
+    if (unevaluated?.names != null) {
+      for (const name of unevaluated.names)
+        if (!Object.hasOwn(own, name) && unevaluated.value !== -Infinity)
+          listed.push(member(stringBytes(name.length), unevaluated.value));
+      listed.sort((a, b) => b - a);
+      let bytes = 0;
+      for (let k = 0; k < Math.min(most, listed.length); k++) bytes += listed[k]!;
+      return bytes;
+    }
     listed.sort((a, b) => b - a);
-    // Members outside `properties`: under `patternProperties` or `additionalProperties`.
-    let value = Object.hasOwn(node, "additionalProperties") ? of("additionalProperties") : Infinity;
+    // Members outside `properties`: under `patternProperties`, `additionalProperties`, or what
+    // `unevaluatedProperties` reads.
+    let value = Object.hasOwn(node, "additionalProperties")
+      ? of("additionalProperties")
+      : (unevaluated?.value ?? Infinity);
     for (const pattern of Object.keys((node.patternProperties ?? {}) as object)) {
       value = Math.max(value, of("patternProperties", pattern));
     }
@@ -103,15 +134,16 @@ function bytesMeasure(margin: number): Measure {
 
   return {
     hook: "bytes",
-    own(node, { of, keywords }) {
+    own(node, { of, keywords, unevaluatedItems, unevaluatedMembers }) {
       const types = admittedTypes(node);
       let bytes = -Infinity;
       if (types.includes("null")) bytes = Math.max(bytes, 4);
       if (types.includes("boolean")) bytes = Math.max(bytes, 5);
       if (types.includes("number") || types.includes("integer")) bytes = Math.max(bytes, NUMBER_BYTES);
       if (types.includes("string")) bytes = Math.max(bytes, keywords("string"));
-      if (types.includes("array")) bytes = Math.max(bytes, 2 + margin + items(node, of));
-      if (types.includes("object")) bytes = Math.max(bytes, 2 + margin + members(node, of, keywords("object")));
+      if (types.includes("array")) bytes = Math.max(bytes, 2 + margin + items(node, of, unevaluatedItems()));
+      if (types.includes("object"))
+        bytes = Math.max(bytes, 2 + margin + members(node, of, keywords("object"), unevaluatedMembers()));
       return margin + bytes;
     },
     value: (value) => valueBytes(value, margin),

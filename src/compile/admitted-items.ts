@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { AdmittedBound, admittedTypes, type Measure, type SchemaNode } from "./admitted-bound.ts";
+import {
+  AdmittedBound,
+  admittedTypes,
+  type Measure,
+  type SchemaNode,
+  type UnevaluatedItems,
+} from "./admitted-bound.ts";
 import { FormDocument } from "./document.ts";
 
 /** The most items of one array anywhere in a JSON value: the array itself or any below it. */
@@ -20,8 +26,13 @@ export function valueItems(value: unknown): number {
  * of the first `prefixItems` schema that admits nothing, and the length of `prefixItems` when
  * `items` admits nothing; +∞ otherwise.
  */
-function ownItems(node: SchemaNode, of: (...tokens: Array<string | number>) => number): number {
-  let most = typeof node.maxItems === "number" ? node.maxItems : Infinity;
+function ownItems(
+  node: SchemaNode,
+  of: (...tokens: Array<string | number>) => number,
+  unevaluated: UnevaluatedItems | undefined,
+): number {
+  // Closed by unevaluatedItems: no item past the longest prefixItems applied in place.
+  let most = Math.min(typeof node.maxItems === "number" ? node.maxItems : Infinity, unevaluated?.count ?? Infinity);
   const prefix = Array.isArray(node.prefixItems) ? node.prefixItems.length : 0;
   for (let i = 0; i < Math.min(prefix, most); i++) if (of("prefixItems", i) === -Infinity) most = i;
   if (most > prefix && Object.hasOwn(node, "items") && of("items") === -Infinity) most = prefix;
@@ -30,11 +41,11 @@ function ownItems(node: SchemaNode, of: (...tokens: Array<string | number>) => n
 
 /** Items of one array: a scalar or an object holds none of its own; containers add their children's. */
 const items: Measure = {
-  own(node, { of, items: itemBound, memberValues }) {
+  own(node, { of, items: itemBound, memberValues, unevaluatedItems }) {
     const types = admittedTypes(node);
     let bound = types.some((name) => name !== "array" && name !== "object") ? 0 : -Infinity;
     if (types.includes("object")) bound = Math.max(bound, memberValues());
-    if (types.includes("array")) bound = Math.max(bound, ownItems(node, of), itemBound());
+    if (types.includes("array")) bound = Math.max(bound, ownItems(node, of, unevaluatedItems()), itemBound());
     return bound;
   },
   value: valueItems,
@@ -48,8 +59,9 @@ const items: Measure = {
  * valid act.
  *
  * The rules, each sound: an array is bounded by `maxItems`, by the length of `prefixItems` when
- * `items` admits nothing (`items: false`), and by the index of a `prefixItems` schema that
- * admits nothing; `const` and `enum` by the values they list; `allOf` takes the least of its
+ * `items` admits nothing (`items: false`), by the index of a `prefixItems` schema that
+ * admits nothing, and under `unevaluatedItems` that admits nothing by the longest `prefixItems`
+ * applied in place, unless an `items` or `contains` in place admits something; `const` and `enum` by the values they list; `allOf` takes the least of its
  * branches, `anyOf` and `oneOf` the greatest, `$ref` its target's, and a reference cycle is
  * unbounded unless the node itself bounds it.
  *

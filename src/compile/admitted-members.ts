@@ -4,7 +4,14 @@
  *
  * @module
  */
-import { AdmittedBound, admitsNoMember, admittedTypes, type Measure, type SchemaNode } from "./admitted-bound.ts";
+import {
+  AdmittedBound,
+  admitsNoMember,
+  admittedTypes,
+  type Measure,
+  type SchemaNode,
+  type UnevaluatedMembers,
+} from "./admitted-bound.ts";
 import { FormDocument } from "./document.ts";
 
 /** The most members of one object anywhere in a JSON value: the object itself or any below it. */
@@ -20,9 +27,15 @@ export function valueMembers(value: unknown): number {
  * or, when its names are closed (`additionalProperties` admits nothing and neither does any
  * `patternProperties` schema), the `properties` whose schema admits something; +∞ when open.
  */
-function ownMembers(node: SchemaNode, of: (...tokens: string[]) => number): number {
+function ownMembers(
+  node: SchemaNode,
+  of: (...tokens: string[]) => number,
+  unevaluated: UnevaluatedMembers | undefined,
+): number {
   if (admitsNoMember(node)) return 0;
   const most = typeof node.maxProperties === "number" ? node.maxProperties : Infinity;
+  // Closed by unevaluatedProperties: no name but those the schemas in place evaluate.
+  if (unevaluated !== undefined) return Math.min(most, unevaluated.names?.length ?? Infinity);
   if (!Object.hasOwn(node, "additionalProperties") || of("additionalProperties") !== -Infinity) return most;
   const patterns = Object.keys((node.patternProperties ?? {}) as object);
   if (patterns.some((pattern) => of("patternProperties", pattern) !== -Infinity)) return most;
@@ -32,11 +45,11 @@ function ownMembers(node: SchemaNode, of: (...tokens: string[]) => number): numb
 
 /** Members of one object: a scalar or an array holds none of its own; containers add their children's. */
 const members: Measure = {
-  own(node, { of, items, memberValues }) {
+  own(node, { of, items, memberValues, unevaluatedMembers }) {
     const types = admittedTypes(node);
     let bound = types.some((name) => name !== "array" && name !== "object") ? 0 : -Infinity;
     if (types.includes("array")) bound = Math.max(bound, items());
-    if (types.includes("object")) bound = Math.max(bound, ownMembers(node, of), memberValues());
+    if (types.includes("object")) bound = Math.max(bound, ownMembers(node, of, unevaluatedMembers()), memberValues());
     return bound;
   },
   value: valueMembers,
@@ -50,7 +63,9 @@ const members: Measure = {
  *
  * The rules, each sound: an object is bounded by `maxProperties`, and when its names are closed
  * (`additionalProperties` admitting nothing, no `patternProperties` admitting anything) by the
- * number of `properties` whose schema admits something; `const` and `enum` by the values they
+ * number of `properties` whose schema admits something; under `unevaluatedProperties` that
+ * admits nothing, by the names of the `properties` applied in place (src/compile/evaluated.ts)
+ * unless a pattern or an `additionalProperties` in place admits something; `const` and `enum` by the values they
  * list; `allOf` takes the least of its branches, `anyOf` and `oneOf` the greatest, `$ref` its
  * target's, and a reference cycle is unbounded unless the node itself bounds it.
  *

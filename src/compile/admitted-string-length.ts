@@ -5,7 +5,13 @@
  *
  * @module
  */
-import { AdmittedBound, admitsNoMember, admittedTypes, type Measure } from "./admitted-bound.ts";
+import {
+  AdmittedBound,
+  admitsNoMember,
+  admittedTypes,
+  type Measure,
+  type UnevaluatedMembers,
+} from "./admitted-bound.ts";
 import { FormDocument } from "./document.ts";
 
 /**
@@ -23,7 +29,7 @@ const stringLength: Measure = {
       bound = Math.max(
         bound,
         context.memberValues(),
-        Math.min(closedNames(node, context.of), context.keywords("object")),
+        Math.min(closedNames(node, context.of, context.unevaluatedMembers()), context.keywords("object")),
       );
     }
     return bound;
@@ -33,10 +39,19 @@ const stringLength: Measure = {
 /**
  * The longest member name an object the node admits can have when its names are closed: no
  * member can be other than one of `properties` (`additionalProperties` admits nothing and so
- * does every `patternProperties` schema); +∞ when the names are open.
+ * does every `patternProperties` schema), or by `unevaluatedProperties` (the names of the
+ * `properties` applied in place); +∞ when the names are open.
  */
-function closedNames(node: Readonly<Record<string, unknown>>, of: (...tokens: string[]) => number): number {
+function closedNames(
+  node: Readonly<Record<string, unknown>>,
+  of: (...tokens: string[]) => number,
+  unevaluated: UnevaluatedMembers | undefined,
+): number {
   if (admitsNoMember(node)) return -Infinity;
+  if (unevaluated !== undefined)
+    return unevaluated.names === null
+      ? Infinity
+      : unevaluated.names.reduce((longest, name) => Math.max(longest, name.length), -Infinity);
   if (!Object.hasOwn(node, "additionalProperties") || of("additionalProperties") !== -Infinity) return Infinity;
   const patterns = Object.keys((node.patternProperties ?? {}) as object);
   if (patterns.some((pattern) => of("patternProperties", pattern) !== -Infinity)) return Infinity;
@@ -56,7 +71,8 @@ function closedNames(node: Readonly<Record<string, unknown>>, of: (...tokens: st
  * The rules, each sound: a string bounded by `maxLength: L` has at most 2·L code units (a code
  * point is one or two, RFC 8259 §7); `const` and `enum` bound by the longest string or name in
  * their values; member names are bounded when they are closed (`additionalProperties: false`,
- * no `patternProperties`: the longest name of `properties`) or by a bounded `propertyNames`;
+ * no `patternProperties`: the longest name of `properties`; `unevaluatedProperties: false`:
+ * the longest name of the `properties` applied in place) or by a bounded `propertyNames`;
  * `allOf` takes the least of its branches, `anyOf` and `oneOf` the greatest, `$ref` its
  * target's, and a reference cycle is unbounded unless the node itself bounds it.
  *

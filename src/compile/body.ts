@@ -11,8 +11,11 @@ export class Body {
   #depth = 1;
   #counter = 0;
 
-  /** A fresh local identifier, unique in this function (`d1`, `i2`, …). */
-  local(prefix: "d" | "i" | "k" | "n"): Code {
+  /**
+   * A fresh local identifier, unique in this function (`d1`, `i2`, …): `b` names a labelled
+   * block, `r` a recorded result (src/compile/evaluated.ts).
+   */
+  local(prefix: "b" | "d" | "i" | "k" | "n" | "r"): Code {
     this.#counter += 1;
     return id(`${prefix}${this.#counter}`);
   }

@@ -14,6 +14,7 @@ import { basename, join, relative } from "node:path";
 import { isJsonObject } from "../json/is-json-object.ts";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { parseJson } from "../json/parse.ts";
+import { stringifyJson } from "../json/stringify.ts";
 import type { Finding } from "../lint/finding.ts";
 import { ACT_TYPE_NAME, generateActType } from "./act-type.ts";
 import {
@@ -170,7 +171,8 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
   const bytes = await readFormFile(path, file);
   let document: unknown;
   try {
-    document = parseJson(bytes, { maxDepth: 256 });
+    // A form file's bounds may be int64 and larger: kept exact (bigint), never rounded.
+    document = parseJson(bytes, { maxDepth: 256, bigIntegers: true });
   } catch (error) {
     if (error instanceof JsonSyntaxError) {
       throw new FormFileError(file, "", `not strict JSON: ${error.messageIn(bytes)}`);
@@ -213,7 +215,7 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
     if (error instanceof FormError) throw new FormFileError(file, `/s${error.pointer}`, error.message);
     throw error;
   }
-  const arrivalText = JSON.stringify(document);
+  const arrivalText = stringifyJson(document);
   const { html: page, contentSecurityPolicy } = buildArrivalPage(arrival, { name, validator: validatorSource });
   const appPage = buildArrivalPage(arrival, { name, validator: validatorSource, mode: "mcp-app" }).html;
   const actType = await generateActType(arrival.s);

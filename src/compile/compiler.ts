@@ -8,6 +8,7 @@
 import { isJsonObject } from "../json/is-json-object.ts";
 import { Body } from "./body.ts";
 import type { FormDocument } from "./document.ts";
+import { type EvaluatedKind, evaluationPlan } from "./evaluated.ts";
 import { formatCheck, formatSources } from "./formats/index.ts";
 import { helperSources } from "./helpers/index.ts";
 import type { Compiler, HelperName, InstanceType } from "./keyword.ts";
@@ -27,6 +28,12 @@ const groupOf: Readonly<Record<string, InstanceType | null>> = {
   string: "string",
 };
 
+/** The `unevaluated*` keywords, what they read, and the instance type they constrain. */
+const unevaluatedKeywords: ReadonlyArray<[string, EvaluatedKind, InstanceType]> = [
+  ["unevaluatedProperties", "properties", "object"],
+  ["unevaluatedItems", "items", "array"],
+];
+
 /** Keywords that never constrain anything by themselves (each keyword file says `inert`). */
 const inert = new Set(vocabulary.filter((keyword) => keyword.inert).map((keyword) => keyword.name));
 
@@ -44,6 +51,18 @@ export class ModuleCompiler implements Compiler {
   readonly #formats = new Map<string, Code>();
   /** The member names whose presence the module reads (see {@link own}). */
   readonly #memberNames = new Set<string>();
+  /**
+   * Results recorded for an enclosing `unevaluated*` check (src/compile/evaluated.ts), by
+   * schema pointer and instance expression: the variable that holds each.
+   */
+  readonly #recorded = new Map<string, Code>();
+  /**
+   * Schema locations whose code must be inlined for a record inside them to be set, by schema
+   * pointer and instance expression: the `unevaluated*` keyword that needs it, and how many do.
+   */
+  readonly #carriers = new Map<string, { keyword: string; count: number }>();
+  /** Labels of the blocks being emitted by {@link record}, innermost last: a failure leaves the innermost. */
+  readonly #labels: Code[] = [];
 
   constructor(document: FormDocument) {
     this.document = document;
@@ -127,12 +146,109 @@ export class ModuleCompiler implements Compiler {
       body.line(this.fail(pointer));
       return;
     }
+    if (this.#recursesInPlace(schema, pointer)) {
+      // Its check reads records set inside a schema being emitted around it (a recursive
+      // form): inlining that schema again would never end, so this node is a function, whose
+      // body inlines it afresh.
+      body.line(js`if (!${this.#functionFor(pointer)}(${data})) ${this.#leave()}`);
+      return;
+    }
     this.#active.add(pointer);
+    const planned = this.#plan(schema, pointer, data, body);
     try {
       this.#emitNode(schema, pointer, data, body);
     } finally {
       this.#active.delete(pointer);
+      for (const key of planned.recorded) this.#recorded.delete(key);
+      for (const key of planned.carriers) {
+        const carrier = this.#carriers.get(key);
+        if (carrier !== undefined && --carrier.count === 0) this.#carriers.delete(key);
+      }
     }
+  }
+
+  /** The `unevaluated*` keywords of the node that its code emits (the instance type allows them). */
+  #unevaluated(schema: Readonly<Record<string, unknown>>): Array<[string, EvaluatedKind]> {
+    const types = schema.type === undefined ? undefined : ([] as unknown[]).concat(schema.type);
+    return unevaluatedKeywords
+      .filter(([keyword]) => Object.hasOwn(schema, keyword) && schema[keyword] !== true)
+      .filter(([, , group]) => types === undefined || types.some((name) => groupOf[name as string] === group))
+      .map(([keyword, kind]) => [keyword, kind]);
+  }
+
+  /** Would the node's `unevaluated*` check inline a schema already being emitted? */
+  #recursesInPlace(schema: Readonly<Record<string, unknown>>, pointer: string): boolean {
+    return this.#unevaluated(schema).some(([, kind]) => {
+      const plan = evaluationPlan(this.document, pointer, kind);
+      return !plan.evaluation.all && [...plan.carriers].some((carrier) => this.#active.has(carrier));
+    });
+  }
+
+  /**
+   * For a node with `unevaluatedProperties` or `unevaluatedItems`: declares, before the node's
+   * code, a variable for each result its check reads (a branch or `if` validated, a `contains`
+   * matched), which the keywords that compute those results set where they compute them
+   * ({@link recorded}); and marks the schema locations to inline so that they can. Nothing for
+   * any other node: a form without these keywords compiles as before.
+   */
+  #plan(
+    schema: Readonly<Record<string, unknown>>,
+    pointer: string,
+    data: Code,
+    body: Body,
+  ): { recorded: string[]; carriers: string[] } {
+    const planned = { recorded: [] as string[], carriers: [] as string[] };
+    for (const [keyword, kind] of this.#unevaluated(schema)) {
+      const plan = evaluationPlan(this.document, pointer, kind);
+      if (plan.evaluation.all) continue;
+      for (const [pointers, initial] of [
+        [plan.results, js`false`],
+        [plan.matches, js`undefined`],
+      ] as const) {
+        for (const result of pointers) {
+          const key = `${result}\u0000${data}`;
+          if (this.#recorded.has(key)) continue;
+          const variable = body.local("r");
+          body.line(js`let ${variable} = ${initial};`);
+          this.#recorded.set(key, variable);
+          planned.recorded.push(key);
+        }
+      }
+      for (const carrier of plan.carriers) {
+        const key = `${carrier}\u0000${data}`;
+        const known = this.#carriers.get(key);
+        if (known === undefined) this.#carriers.set(key, { keyword: childPointer(pointer, keyword), count: 1 });
+        else known.count += 1;
+        planned.carriers.push(key);
+      }
+    }
+    return planned;
+  }
+
+  recorded(pointer: string, data: Code): Code | undefined {
+    return this.#recorded.get(`${pointer}\u0000${data}`);
+  }
+
+  record(pointer: string, data: Code, body: Body): Code {
+    const variable = this.recorded(pointer, data);
+    if (variable === undefined) throw new Error(`no result is recorded for ${pointer}`);
+    const schema = this.document.node(pointer);
+    if (schema === false) return variable;
+    if (schema === true) {
+      body.line(js`${variable} = true;`);
+      return variable;
+    }
+    const label = body.local("b");
+    body.open(js`${label}: {`);
+    this.#labels.push(label);
+    try {
+      this.inline(pointer, data, body);
+    } finally {
+      this.#labels.pop();
+    }
+    body.line(js`${variable} = true;`);
+    body.close();
+    return variable;
   }
 
   #emitNode(schema: Readonly<Record<string, unknown>>, pointer: string, data: Code, body: Body): void {
@@ -162,12 +278,20 @@ export class ModuleCompiler implements Compiler {
   reference(pointer: string, data: Code, body: Body): void {
     const schema = this.document.node(pointer);
     if (schema === true) return;
+    const carrier = this.#carriers.get(`${pointer}\u0000${data}`);
+    if (carrier !== undefined) {
+      // A record the check reads is set inside: the code must be here, not in a function. (A
+      // node whose carriers are being emitted is itself a function: see `inline`.)
+      if (this.#active.has(pointer)) throw new Error(`${carrier.keyword}: ${pointer} is inlined inside itself`);
+      this.inline(pointer, data, body);
+      return;
+    }
     // Inline a definition referenced once: it is compiled nowhere else. Anything else is a call,
     // so no location's code is ever duplicated.
     const definition = (parsePointer(pointer) ?? []).at(-2) === "$defs";
     if (definition && this.document.refCount(pointer) === 1 && !this.#active.has(pointer))
       this.inline(pointer, data, body);
-    else body.line(js`if (!${this.#functionFor(pointer)}(${data})) return false;`);
+    else body.line(js`if (!${this.#functionFor(pointer)}(${data})) ${this.#leave()}`);
   }
 
   test(pointer: string, data: Code): Code {
@@ -181,7 +305,14 @@ export class ModuleCompiler implements Compiler {
   }
 
   fail(at: string): Code {
-    return js`return fail(${at});`;
+    const label = this.#labels.at(-1);
+    return label === undefined ? js`return fail(${at});` : js`break ${label};`;
+  }
+
+  /** The statement that fails without naming a keyword (the callee named it). */
+  #leave(): Code {
+    const label = this.#labels.at(-1);
+    return label === undefined ? js`return false;` : js`break ${label};`;
   }
 
   regex(source: string): Code {

@@ -16,10 +16,27 @@ export function refuseValue(at: string, rule: string): never {
   throw new FormError("invalid-keyword-value", at, keywordName(at), rule);
 }
 
+/**
+ * Why a `bigint` (an integer literal beyond ±(2⁵³−1) in a form file, parsed exactly) is refused
+ * where it is: only bounds and counts compare exactly with an instance's number.
+ */
+const bigIntegerRule =
+  "an integer beyond ±(2^53−1) is kept exact only in minimum, maximum, exclusiveMinimum and exclusiveMaximum; write it within that range or as a double (with an exponent)";
+
 /** A non-negative integer (1.0 counts as an integer). */
 export function expectCount(value: unknown, at: string): void {
+  if (typeof value === "bigint") refuseValue(at, bigIntegerRule);
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0)
     refuseValue(at, "must be a non-negative integer");
+}
+
+/**
+ * A bound to compare a number with (`maximum`): a finite number, or a `bigint` from a form file
+ * (`9223372036854775807`), compared exactly in the generated code, never rounded to a double.
+ */
+export function expectBound(value: unknown, at: string): void {
+  if (typeof value === "bigint") return;
+  expectNumber(value, at);
 }
 
 /** A JSON value: null, a boolean, a finite number, a string, or arrays and plain objects of them. */
@@ -29,6 +46,7 @@ export function expectJson(value: unknown, at: string): void {
     const item = pending.pop();
     if (item === null || typeof item === "boolean" || typeof item === "string") continue;
     if (typeof item === "number" && Number.isFinite(item)) continue;
+    if (typeof item === "bigint") refuseValue(at, bigIntegerRule);
     // One push per member: spreading a 10^5-member array into push() overflows the stack.
     if (Array.isArray(item)) for (const member of item) pending.push(member);
     else if (typeof item === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(item)))
@@ -39,6 +57,7 @@ export function expectJson(value: unknown, at: string): void {
 
 /** A finite number. */
 export function expectNumber(value: unknown, at: string): void {
+  if (typeof value === "bigint") refuseValue(at, bigIntegerRule);
   if (typeof value !== "number" || !Number.isFinite(value)) refuseValue(at, "must be a number");
 }
 

@@ -59,6 +59,19 @@ export interface Compiler {
   own(data: Code, name: string): Code;
   /** The name of a format check, emitted into the module on first use. */
   format(name: string): Code;
+  /**
+   * The variable in which the result of the schema at `pointer` on `data` is recorded for the
+   * `unevaluated*` check of an enclosing node (src/compile/evaluated.ts), or undefined when no
+   * check reads it: for an `anyOf`/`oneOf` branch or an `if`, whether it validated; for a
+   * `contains`, its matches (a `Uint8Array`, 1 at each item it validated). The keyword that
+   * computes the result sets it ({@link record}); it is declared before the node's code.
+   */
+  recorded(pointer: string, data: Code): Code | undefined;
+  /**
+   * Emits the schema at `pointer` as a block that sets its {@link recorded} variable to whether
+   * `data` is valid (a failure inside leaves the block), and returns the variable.
+   */
+  record(pointer: string, data: Code, body: Body): Code;
 }
 
 /** One keyword of the closed vocabulary. */

@@ -5,6 +5,7 @@
  * @module
  */
 import { type OutputUnit, type Schema, Validator } from "@cfworker/json-schema";
+import { withoutBigInts } from "../json/stringify.ts";
 import applicator from "./meta-schema/2020-12/meta/applicator.json" with { type: "json" };
 import content from "./meta-schema/2020-12/meta/content.json" with { type: "json" };
 import core from "./meta-schema/2020-12/meta/core.json" with { type: "json" };
@@ -34,7 +35,8 @@ export interface MetaSchemaViolation {
  */
 export function checkMetaSchema(candidate: unknown): MetaSchemaViolation[] {
   metaValidator ??= createMetaValidator();
-  const result = metaValidator.validate(candidate);
+  // A bigint (an int64 bound of a form file) is checked as the number it is.
+  const result = metaValidator.validate(withoutBigInts(candidate));
   if (result.valid) return [];
   return result.errors
     .map((unit: OutputUnit) => ({

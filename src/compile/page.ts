@@ -10,6 +10,7 @@
 import { html, raw } from "hono/html";
 import { contentSecurityPolicy } from "../address/content-security-policy.ts";
 import { isJsonObject } from "../json/is-json-object.ts";
+import { stringifyJson } from "../json/stringify.ts";
 import { FormDocument } from "./document.ts";
 import { renderControls } from "./page/controls.ts";
 import { type PageScript, pageScript } from "./page/script.ts";
@@ -144,7 +145,7 @@ ${messages}</dl>
 `
     : ""
 }<details><summary>Show the JSON Schema (<code>s</code>)</summary>
-<pre id="gpt-schema">${JSON.stringify(arrival.s, null, 2)}</pre>
+<pre id="gpt-schema">${stringifyJson(arrival.s, 2)}</pre>
 </details>
 </main>
 </body>

@@ -4,7 +4,8 @@
  *
  * - a {@link Code} substitution is inserted as is (it was itself built by {@link js});
  * - a string becomes a string literal (JSON, with U+2028/U+2029 escaped);
- * - a finite number becomes a numeric literal, a boolean or null its literal;
+ * - a finite number becomes a numeric literal, a `bigint` a BigInt literal (`9223372036854775807n`,
+ *   compared with a number exactly), a boolean or null its literal;
  * - anything else throws: there is no way to splice unchecked text into generated code.
  *
  * @module
@@ -26,7 +27,7 @@ export class Code {
 const secret = Symbol("Code");
 
 /** A value allowed in a {@link js} substitution. */
-export type Substitution = Code | string | number | boolean | null;
+export type Substitution = Code | string | number | bigint | boolean | null;
 
 /** Serializes a string as a JavaScript string literal, safe in any source position. */
 export function stringLiteral(value: string): string {
@@ -40,6 +41,7 @@ function substitute(value: Substitution): string {
     if (!Number.isFinite(value)) throw new TypeError(`not a finite number: ${value}`);
     return Object.is(value, -0) ? "-0" : JSON.stringify(value);
   }
+  if (typeof value === "bigint") return `${value}n`;
   if (typeof value === "boolean" || value === null) return String(value);
   throw new TypeError(`unsafe substitution: ${typeof value}`);
 }

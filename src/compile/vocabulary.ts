@@ -46,12 +46,15 @@ import { propertyNames } from "./keywords/propertyNames.ts";
 import { required } from "./keywords/required.ts";
 import { $then } from "./keywords/then.ts";
 import { type } from "./keywords/type.ts";
+import { unevaluatedItems } from "./keywords/unevaluatedItems.ts";
+import { unevaluatedProperties } from "./keywords/unevaluatedProperties.ts";
 import { uniqueItems } from "./keywords/uniqueItems.ts";
 
 /**
  * Implemented keywords in emission order: identifiers and annotations, `$ref`, `type`,
  * `const`/`enum`, then one contiguous group per instance type (cheap checks first), then the
- * applicators.
+ * applicators, then `unevaluatedProperties` and `unevaluatedItems`, which read what the others
+ * evaluated (src/compile/evaluated.ts).
  */
 export const vocabulary: ReadonlyArray<Keyword> = [
   $schema,
@@ -103,6 +106,8 @@ export const vocabulary: ReadonlyArray<Keyword> = [
   $if,
   $then,
   $else,
+  unevaluatedProperties,
+  unevaluatedItems,
 ];
 
 /** Keywords whose subschemas apply to the same instance location (`applies: "in-place"`). */
@@ -116,8 +121,6 @@ export function keywordOf(name: string): Keyword | undefined {
 }
 
 const dynamic = "dynamic scoping is not implemented; a form's references must be static";
-const unevaluated =
-  "annotation-dependent evaluation is not implemented; close objects with additionalProperties and arrays with items";
 const content =
   "content* keywords describe encoded strings and assert nothing in 2020-12; the compiler refuses them rather than ignore them";
 
@@ -128,8 +131,6 @@ export const refused: ReadonlyMap<string, string> = new Map([
   ["$recursiveRef", "a draft 2019-09 keyword; forms are 2020-12"],
   ["$recursiveAnchor", "a draft 2019-09 keyword; forms are 2020-12"],
   ["$vocabulary", "meta-schema authoring is not supported in a form"],
-  ["unevaluatedProperties", unevaluated],
-  ["unevaluatedItems", unevaluated],
   ["contentEncoding", content],
   ["contentMediaType", content],
   ["contentSchema", content],

@@ -392,12 +392,15 @@ function readStringRest(b: Uint8Array, len: number, start: number, i: number): s
 
 const MAX_SAFE_INTEGER = 9007199254740991;
 
+/** {@link ParseJsonOptions.bigIntegers} of the call under way. */
+let bigIntegers = false;
+
 /** 10⁰…10²², the powers of ten a double holds exactly. */
 const POW10 = new Float64Array(23);
 for (let k = 0, p = 1; k < 23; k++, p *= 10) POW10[k] = p;
 
 /** Reads the number starting at `start` (a `-` or a digit); sets {@link end} after it. */
-function readNumber(b: Uint8Array, len: number, start: number): number {
+function readNumber(b: Uint8Array, len: number, start: number): number | bigint {
   let i = start;
   let c = b[i]!;
   const negative = c === 0x2d;
@@ -420,7 +423,11 @@ function readNumber(b: Uint8Array, len: number, start: number): number {
   }
   if (c !== 0x2e && c !== 0x65 && c !== 0x45) {
     end = i;
-    if (m > MAX_SAFE_INTEGER) fail("integer-out-of-range", start);
+    if (m > MAX_SAFE_INTEGER) {
+      if (!bigIntegers) fail("integer-out-of-range", start);
+      // A form file's own bound (int64 and larger): its exact value, the literal's digits.
+      return BigInt(text !== undefined ? text.slice(start - skew, i - skew) : asciiString(b, start, i - start));
+    }
     return negative ? -m : m;
   }
   let p = 0;
@@ -494,6 +501,14 @@ export interface ParseJsonOptions {
    * before it (at its first byte when the bound is 0), before it is read.
    */
   readonly maxItems?: number;
+  /**
+   * An integer literal (no fraction, no exponent) outside ±(2⁵³−1) becomes a `bigint` holding
+   * its exact value, instead of being refused with `integer-out-of-range`. For a form file,
+   * whose bounds may be int64 (`"maximum": 9223372036854775807`) and must be compared exactly,
+   * never rounded to the next double (a wider bound); never for an act, whose numbers must be
+   * the doubles a validator checks. Default false.
+   */
+  readonly bigIntegers?: boolean;
 }
 
 /** The default of {@link ParseJsonOptions.maxDepth}: containers nested, root included. */
@@ -609,6 +624,7 @@ export function parseJson(bytes: Uint8Array, options?: ParseJsonOptions): unknow
   // No string, object or array of a text has more code units, members or elements than the
   // text has bytes: the bounds are small integers whatever was asked.
   stringLimit = Math.min(maxStringLength, len);
+  bigIntegers = options?.bigIntegers === true;
   const b = padded(bytes);
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) fail("byte-order-mark", 0);
   call++;

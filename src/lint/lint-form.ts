@@ -58,7 +58,7 @@ function finding(rule: Rule, report: Report): Finding {
 export async function lintBytes(bytes: Uint8Array, options: LintOptions = {}): Promise<Finding[]> {
   let file: unknown;
   try {
-    file = parseJson(bytes, { maxDepth: 256 });
+    file = parseJson(bytes, { maxDepth: 256, bigIntegers: true });
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) throw error;
     const data = { offset: error.offset, reason: error.message };

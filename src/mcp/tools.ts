@@ -10,6 +10,7 @@ import type { ActContext } from "../address/address.ts";
 import type { CompiledForm } from "../address/form.ts";
 import { verificationLimits } from "../address/verification.ts";
 import { parseJson } from "../json/parse.ts";
+import { stringifyJson } from "../json/stringify.ts";
 
 /**
  * One address served as an MCP tool: the same form and act as its HTTP door, so that the
@@ -114,7 +115,8 @@ export function prepareTools<E extends Env>(addresses: readonly AnyMcpAddress<E>
     const name = address.toolName ?? form.name;
     if (!TOOL_NAME.test(name)) throw new TypeError(`mcp(): the tool name ${JSON.stringify(name)} breaks ${TOOL_NAME}`);
     if (byName.has(name)) throw new TypeError(`mcp(): two tools are named ${JSON.stringify(name)}`);
-    const arrival = parseJson(new TextEncoder().encode(form.arrival), { maxDepth: 256 }) as {
+    // The arrival text is the form file's: an int64 bound in it is read exactly (bigint).
+    const arrival = parseJson(new TextEncoder().encode(form.arrival), { maxDepth: 256, bigIntegers: true }) as {
       p: string;
       s: Record<string, unknown>;
     };
@@ -122,8 +124,8 @@ export function prepareTools<E extends Env>(addresses: readonly AnyMcpAddress<E>
     if (s === null || typeof s !== "object" || s.type !== "object") {
       throw new TypeError(`mcp(): the form "${form.name}" is not an object schema ("type": "object"), as MCP requires`);
     }
-    // The arrival text is JSON.stringify of the parsed form file, so s's text is a slice of it.
-    const inputSchema = JSON.stringify(s);
+    // The arrival text is stringifyJson of the parsed form file, so s's text is a slice of it.
+    const inputSchema = stringifyJson(s);
     if (!form.arrival.includes(`"s":${inputSchema}`)) {
       throw new TypeError(`mcp(): the arrival of "${form.name}" is not in its canonical form`);
     }

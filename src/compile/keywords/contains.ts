@@ -19,12 +19,19 @@ export const contains: Keyword = {
   emit({ node, pointer, at, data, body, compiler }) {
     const min = typeof node.minContains === "number" ? node.minContains : 1;
     const max = typeof node.maxContains === "number" ? node.maxContains : undefined;
-    if (min === 0 && max === undefined) return;
+    // The items it validated, when an unevaluated* check reads them: every item is tested.
+    const matches = compiler.recorded(at, data);
+    if (min === 0 && max === undefined && matches === undefined) return;
     const count = body.local("n");
     const index = body.local("i");
     const test = compiler.test(at, js`${data}[${index}]`);
     body.line(js`let ${count} = 0;`);
-    if (max === undefined) {
+    if (matches !== undefined) {
+      body.line(js`${matches} = new Uint8Array(${data}.length);`);
+      body.line(
+        js`for (let ${index} = 0; ${index} < ${data}.length; ${index}++) if (${test}) { ${count}++; ${matches}[${index}] = 1; }`,
+      );
+    } else if (max === undefined) {
       // Stop as soon as enough items matched.
       body.line(
         js`for (let ${index} = 0; ${index} < ${data}.length && ${count} < ${min}; ${index}++) if (${test}) ${count}++;`,

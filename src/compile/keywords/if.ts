@@ -24,8 +24,12 @@ export const $if: Keyword = {
   emit({ node, pointer, at, data, body, compiler }) {
     const then = Object.hasOwn(node, "then") && node.then !== true;
     const otherwise = Object.hasOwn(node, "else") && node.else !== true;
+    // When an unevaluated* check reads its annotations, `if` is evaluated and its result
+    // recorded even without `then` and `else` (2020-12 Core §10.2.2.1).
+    const recorded = compiler.recorded(at, data);
+    if (recorded !== undefined) compiler.record(at, data, body);
     if (!then && !otherwise) return;
-    const test = compiler.test(at, data);
+    const test = recorded ?? compiler.test(at, data);
     if (then) {
       body.open(js`if (${test}) {`);
       compiler.inline(childPointer(pointer, "then"), data, body);

@@ -19,6 +19,7 @@
 import { html, raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { isJsonObject } from "../../json/is-json-object.ts";
+import { stringifyJson } from "../../json/stringify.ts";
 import type { FormDocument } from "../document.ts";
 import { childPointer } from "../pointer.ts";
 import { keywordOf } from "../vocabulary.ts";
@@ -65,7 +66,7 @@ const sync = (value: HtmlEscapedString | Promise<HtmlEscapedString>): Html => {
   return value;
 };
 
-const json = (value: unknown): string => JSON.stringify(value);
+const json = (value: unknown): string => stringifyJson(value);
 
 /** `blocks` → `block`, `items` → `item`; a name that is not a plain plural is kept. */
 function singular(name: string): string {
@@ -197,7 +198,7 @@ ${values.map((value) => html`<label class="check"><input type="checkbox"> ${type
         fields.set(resolved.pointer, schema);
         const step = typeof schema.multipleOf === "number" ? schema.multipleOf : kind === "integer" ? 1 : "any";
         const bound = (name: string, value: unknown) =>
-          typeof value === "number" ? html` ${raw(name)}="${value}"` : "";
+          typeof value === "number" || typeof value === "bigint" ? html` ${raw(name)}="${String(value)}"` : "";
         return sync(
           html`<div class="field" data-k="number"${attrs}><label>${shown}${mark(required)} <input type="number" step="${step}"${bound("min", schema.minimum)}${bound("max", schema.maximum)}${need(required)}></label>${help(schema, description)}</div>\n`,
         );

@@ -7,6 +7,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
+import { stringifyJson } from "../../json/stringify.ts";
 import { compileForm } from "../compile-form.ts";
 import { FormError } from "../form-error.ts";
 import { APP_BRIDGE } from "./app-bridge.ts";
@@ -65,7 +66,7 @@ function inert(code: string): string {
 
 /** JSON as a JavaScript expression that cannot end the script element. */
 function jsonExpression(value: unknown): string {
-  return JSON.stringify(value)
+  return stringifyJson(value)
     .replaceAll("<", "\\u003c")
     .replaceAll("\u2028", "\\u2028")
     .replaceAll("\u2029", "\\u2029");
@@ -90,7 +91,7 @@ export function pageScript(
   const byText = new Map<string, number>();
   const fields: Record<string, number> = {};
   for (const [pointer, schema] of fieldSchemas) {
-    const key = JSON.stringify(schema);
+    const key = stringifyJson(schema);
     let index = byText.get(key);
     if (index === undefined) {
       let source: string;

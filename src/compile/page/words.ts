@@ -9,12 +9,13 @@
  * @module
  */
 import { isJsonObject } from "../../json/is-json-object.ts";
+import { stringifyJson } from "../../json/stringify.ts";
 import { childPointer } from "../pointer.ts";
 import { keywordOf } from "../vocabulary.ts";
 
 type Words = (value: unknown) => string;
 
-const text = (value: unknown): string => JSON.stringify(value);
+const text = (value: unknown): string => stringifyJson(value);
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 const characters = (value: unknown): string => plural(value as number, "character", "characters");
 const items = (value: unknown): string => plural(value as number, "item", "items");

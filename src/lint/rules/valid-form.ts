@@ -26,7 +26,7 @@ export const validForm = defineRule({
         { text: '{"p": "POST a JSON value", "p": "twice", "m": [], "s": {}}', pointer: "" },
         { document: { p: 1, m: [], s: { type: "null" } }, pointer: "/p" },
         { schema: { type: "null", minimum: "1" }, pointer: "/s/minimum" },
-        { schema: { type: "string", maxLength: 5, unevaluatedProperties: false }, pointer: "/s/unevaluatedProperties" },
+        { schema: { type: "string", maxLength: 5, contentEncoding: "base64" }, pointer: "/s/contentEncoding" },
         { schema: { type: "string", maxLength: 5, format: "iri" }, pointer: "/s/format" },
       ],
       valid: [{ schema: { type: "string", maxLength: 5, format: "date" } }],

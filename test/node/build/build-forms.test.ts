@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildForms, FormFileError } from "../../../src/compile/build-forms.ts";
 import { admittedBytes } from "../../../src/compile/compile-form.ts";
+import { prepareTools } from "../../../src/mcp/tools.ts";
 
 const roots: string[] = [];
 
@@ -93,9 +94,10 @@ describe("buildForms", () => {
     expect(error.message).toBe("forms/x.json#: not strict JSON: bytes after the value at line 1, column 25 (byte 25)");
   });
 
-  it("V2 refuses an integer literal beyond 2^53 in a form; the same number with an exponent builds", async () => {
+  it("V4 refuses an integer literal beyond 2^53 as a const (not a bound); the same number with an exponent builds", async () => {
     const error = await buildError(await project({ "x.json": arrival({ const: 1 }).replace("1", "9007199254740992") }));
-    expect(error.rule).toMatch(/^not strict JSON: integer literal outside .* at line \d+, column \d+ \(byte \d+\)$/);
+    expect(error.pointer).toBe("/s/const");
+    expect(error.rule).toMatch(/an integer beyond ±\(2\^53−1\) is kept exact only in minimum, maximum/);
     const root = await project({ "x.json": arrival({ const: 1 }).replace("1", "9.007199254740992e15") });
     await expect(buildForms({ root, outDir: "out" })).resolves.toHaveLength(1);
   });
@@ -107,17 +109,49 @@ describe("buildForms", () => {
   });
 
   it("V4 refuses a keyword the compiler does not implement, naming its pointer", async () => {
-    const error = await buildError(
-      await project({ "x.json": arrival({ type: "object", unevaluatedProperties: false }) }),
-    );
-    expect(error.pointer).toBe("/s/unevaluatedProperties");
+    const error = await buildError(await project({ "x.json": arrival({ type: "object", $dynamicRef: "#x" }) }));
+    expect(error.pointer).toBe("/s/$dynamicRef");
     expect(error.file).toBe("forms/x.json");
+  });
+
+  it("V3 V4 builds a form whose bounds are int64 and compares them exactly, never rounded to a wider double", async () => {
+    // JSON.stringify cannot write these: the file's text is the test's own.
+    const text = `{"p": "Send a count.", "m": [], "s": {"type": "object", "additionalProperties": false, "properties": {
+      "big": {"type": "integer", "maximum": 9223372036854775807, "minimum": -9223372036854775808},
+      "below": {"type": "number", "exclusiveMaximum": 9223372036854775807, "default": 9223372036854775807}}}}`;
+    const root = await project({ "count.json": text });
+    const [built] = await buildForms({ root, outDir: "out" });
+    expect(built?.typeFallback).toBeNull();
+    const module = await readFile(join(root, "out", "count.js"), "utf8");
+    const served = JSON.parse(/^ {2}arrival: (".*"),$/m.exec(module)![1]!) as string;
+    // Served with the file's digits, not the doubles they round to.
+    expect(served).toContain('"maximum":9223372036854775807,"minimum":-9223372036854775808');
+    expect(served).not.toContain("9223372036854776000");
+    const validator = await import(pathToFileURL(join(root, "out", "count.validate.js")).href);
+    // 2^63 is the double nearest to 2^63 − 1: a rounded bound would admit it.
+    expect(validator.validate({ big: 2 ** 63 })).toBe(false);
+    expect(validator.validate({ big: 2 ** 63 - 1024 })).toBe(true); // the double below it
+    expect(validator.validate({ big: -(2 ** 63) })).toBe(true); // exactly the minimum
+    expect(validator.validate({ below: 2 ** 63 })).toBe(false);
+    expect(validator.validate({ below: 2 ** 63 - 1024 })).toBe(true);
+    // The MCP door cuts its inputSchema from the same arrival text, digits and all.
+    const { form } = await import(pathToFileURL(join(root, "out", "count.js")).href);
+    const tools = prepareTools([{ form, act: () => ({}) }]);
+    expect(tools.listText).toContain('"maximum":9223372036854775807,"minimum":-9223372036854775808');
+  });
+
+  it("V4 refuses an integer beyond ±(2^53−1) where it is not a bound, naming its pointer", async () => {
+    const error = await buildError(
+      await project({ "x.json": '{"p": "x", "m": [], "s": {"type": "string", "maxLength": 9223372036854775807}}' }),
+    );
+    expect(error.pointer).toBe("/s/maxLength");
+    expect(error.rule).toMatch(/kept exact only in minimum, maximum/);
   });
 
   it("writes nothing when any form fails", async () => {
     const root = await project({
       "a.json": arrival(greeting),
-      "b.json": arrival({ type: "object", unevaluatedProperties: false }),
+      "b.json": arrival({ type: "object", $dynamicRef: "#x" }),
     });
     await buildError(root);
     await expect(readFile(join(root, "out", "a.js"), "utf8")).rejects.toThrow(/ENOENT/);
@@ -149,6 +183,29 @@ describe("buildForms", () => {
     const declarations = await readFile(join(root, "out", "g.d.ts"), "utf8");
     expect(declarations).toMatch(/export interface Act \{\s+text: string;\s+\}/);
     expect(declarations).not.toMatch(/Greeting/);
+  });
+
+  it("names the root type Act when the root is a $ref to a $defs entry with a title (generated schemas' shape)", async () => {
+    const greetingDef = { ...greeting, title: "Greeting" };
+    delete (greetingDef as { $schema?: string }).$schema;
+    const forms = {
+      // As zod, pydantic and typebox write them: the root a $ref, the definition titled.
+      "a.json": arrival({ $ref: "#/$defs/Greeting", $defs: { Greeting: greetingDef } }),
+      // The target recursive, and titled "Act" itself; a $ref to a $ref.
+      "b.json": arrival({
+        $ref: "#/$defs/Node",
+        $defs: { Node: { title: "Act", type: "object", properties: { next: { $ref: "#/$defs/Node" } } } },
+      }),
+      "c.json": arrival({ $ref: "#/$defs/A", $defs: { A: { $ref: "#/$defs/B" }, B: { title: "B", enum: [1, 2] } } }),
+    };
+    const root = await project(forms);
+    const built = await buildForms({ root, outDir: "out" });
+    expect(built.map((form) => form.typeFallback)).toEqual([null, null, null]);
+    const a = await readFile(join(root, "out", "a.d.ts"), "utf8");
+    expect(a).toMatch(/^export type Act = Greeting;$/m);
+    expect(a).toMatch(/export interface Greeting \{\s+text: string;\s+\}/);
+    expect(await readFile(join(root, "out", "b.d.ts"), "utf8")).toMatch(/^export type Act = Act1;$/m);
+    expect(await readFile(join(root, "out", "c.d.ts"), "utf8")).toMatch(/^export type Act = B;$/m);
   });
 
   it("types references through $anchor and an embedded $id (no crash, no fallback)", async () => {

@@ -93,8 +93,8 @@ const cases: Record<string, { form: unknown; expected: string[] }> = {
     expected: ["use-act-instructions /p"],
   },
   "not-a-form.json": {
-    form: { p, m: [], s: { type: "string", maxLength: 9, unevaluatedItems: false } },
-    expected: ["valid-form /s/unevaluatedItems"],
+    form: { p, m: [], s: { type: "string", maxLength: 9, contentEncoding: "base64" } },
+    expected: ["valid-form /s/contentEncoding"],
   },
 };
 

@@ -141,6 +141,68 @@ describe("V1 admittedBytes bounds the text of every act a form admits, as a seri
   });
 });
 
+describe("V1 V2 unevaluatedProperties and unevaluatedItems close by what is evaluated in place", () => {
+  const branches = {
+    type: "object",
+    properties: { a: integer },
+    allOf: [{ properties: { b: integer } }],
+    anyOf: [{ properties: { c: integer } }, { properties: { ddd: integer } }],
+    unevaluatedProperties: false,
+  };
+
+  it("bounds an object's members and names by the properties of every schema applied in place", () => {
+    expect(admittedMembers(branches)).toBe(4);
+    expect(admittedStringLength(branches)).toBe(3); // "ddd"
+    // A nested unevaluatedProperties: false closes its own names, and so the outer ones.
+    expect(
+      admittedMembers({
+        type: "object",
+        allOf: [{ properties: { a: integer }, unevaluatedProperties: false }],
+        unevaluatedProperties: false,
+      }),
+    ).toBe(1);
+  });
+
+  it("leaves names open when a pattern, additionalProperties or unevaluatedProperties in place admits something", () => {
+    expect(admittedMembers({ ...branches, anyOf: [{ patternProperties: { "^x": integer } }] })).toBeNull();
+    expect(admittedMembers({ ...branches, allOf: [{ additionalProperties: integer }] })).toBeNull();
+    expect(admittedMembers({ ...branches, unevaluatedProperties: integer })).toBeNull();
+    expect(admittedStringLength({ ...branches, unevaluatedProperties: integer })).toBeNull();
+  });
+
+  it("bounds member values by the schemas in place: depth and bytes where unevaluatedProperties is absent give none", () => {
+    const list = { type: "array", maxItems: 2, items: integer };
+    expect(admittedDepth({ type: "object", allOf: [{ properties: { a: list } }], unevaluatedProperties: false })).toBe(
+      2,
+    );
+    expect(admittedDepth({ type: "object", allOf: [{ properties: { a: list } }] })).toBeNull(); // control
+    const dependent = {
+      type: "object",
+      properties: { a: integer },
+      dependentSchemas: { a: { properties: { b: { const: true } } } },
+      unevaluatedProperties: false,
+    };
+    const w1 = whitespace(1);
+    // Two members, a and b, each counted at the widest value in place (an integer).
+    expect(admittedBytes(dependent)).toBe(w1 + 2 + w1 + 2 * (w1 + 8 + 1 + w1 + NUMBER_BYTES + 1) + w1);
+  });
+
+  it("bounds an array's items by the longest prefixItems in place, unless items or contains in place admits one", () => {
+    const tuple = {
+      type: "array",
+      prefixItems: [integer],
+      anyOf: [{ prefixItems: [integer, integer, integer] }],
+      unevaluatedItems: false,
+    };
+    expect(admittedItems(tuple)).toBe(3);
+    expect(admittedBytes(tuple)).not.toBeNull();
+    expect(admittedItems({ ...tuple, contains: { type: "string" } })).toBeNull();
+    expect(admittedItems({ ...tuple, allOf: [{ items: integer }] })).toBeNull();
+    expect(admittedItems({ ...tuple, unevaluatedItems: integer })).toBeNull();
+    expect(admittedItems({ ...tuple, allOf: [{ items: false }] })).toBe(3);
+  });
+});
+
 /** Every UTF-16 code unit of `text` as a `\uXXXX` escape, quoted: the longest spelling. */
 const escaped = (text: string) =>
   `"${Array.from({ length: text.length }, (_, k) => `\\u${text.charCodeAt(k).toString(16).padStart(4, "0")}`).join("")}"`;
@@ -232,11 +294,52 @@ const boundedTree = (ref: fc.Arbitrary<Schema> | undefined): fc.Arbitrary<Schema
         items,
         maxItems,
       }));
+    // Closed by unevaluated*: the names and the prefix come from the branches as well.
+    const applicator = fc.constantFrom("allOf", "anyOf", "oneOf");
+    const evaluatedObject = fc
+      .tuple(
+        fc.dictionary(key, sub, { maxKeys: 2, noNullPrototype: true }),
+        applicator,
+        fc.array(
+          fc.tuple(
+            fc.dictionary(key, sub, { maxKeys: 2, noNullPrototype: true }),
+            fc.option(fc.dictionary(fc.constantFrom("^a", "b$"), sub, { maxKeys: 1, noNullPrototype: true }), {
+              nil: undefined,
+            }),
+          ),
+          { minLength: 1, maxLength: 2 },
+        ),
+        fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: sub }),
+      )
+      .map(([properties, keyword, branches, unevaluatedProperties]) => ({
+        type: "object",
+        properties,
+        [keyword]: branches.map(([own, patternProperties]) => ({ properties: own, patternProperties })),
+        unevaluatedProperties,
+      }));
+    const evaluatedArray = fc
+      .tuple(
+        fc.array(sub, { minLength: 1, maxLength: 2 }),
+        applicator,
+        fc.array(fc.array(sub, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 2 }),
+        fc.option(sub, { nil: undefined }),
+        fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: sub }),
+      )
+      .map(([prefix, keyword, branches, contains, unevaluatedItems]) => ({
+        type: "array",
+        prefixItems: prefix,
+        [keyword]: branches.map((prefixItems) => ({ prefixItems })),
+        contains,
+        minContains: contains === undefined ? undefined : 0,
+        unevaluatedItems,
+      }));
     return {
       schema: fc.oneof(
         { depthSize: "small", maxDepth: 3 },
         { weight: 3, arbitrary: leaf },
         { weight: 3, arbitrary: object },
+        { weight: 2, arbitrary: evaluatedObject },
+        { weight: 1, arbitrary: evaluatedArray },
         { weight: 1, arbitrary: named },
         { weight: 2, arbitrary: array },
         {
@@ -282,6 +385,23 @@ function candidate(schema: unknown, root: Schema, rnd: () => number, depth = 0):
     return candidate((root as { $defs: Record<string, unknown> }).$defs.t, root, rnd, depth + 1);
   if ("const" in node) return node.const;
   if (Array.isArray(node.enum)) return pick(node.enum);
+  if ("unevaluatedProperties" in node || "unevaluatedItems" in node) {
+    // Every name and prefix the branches evaluate, the rest under unevaluated*.
+    const branches = ["allOf", "anyOf", "oneOf"].flatMap((keyword) =>
+      Array.isArray(node[keyword]) ? (node[keyword] as Array<Record<string, unknown>>) : [],
+    );
+    const { allOf, anyOf, oneOf, unevaluatedProperties, unevaluatedItems, ...rest } = node;
+    const prefixes = [node, ...branches].map((branch) => (Array.isArray(branch.prefixItems) ? branch.prefixItems : []));
+    const merged = {
+      ...rest,
+      properties: Object.assign({}, ...branches.map((branch) => branch.properties ?? {}), node.properties ?? {}),
+      patternProperties: Object.assign({}, ...branches.map((branch) => branch.patternProperties ?? {})),
+      additionalProperties: unevaluatedProperties,
+      prefixItems: prefixes.reduce((longest, prefix) => (prefix.length > longest.length ? prefix : longest)),
+      items: unevaluatedItems,
+    };
+    return candidate(merged, root, rnd, depth);
+  }
   for (const keyword of ["anyOf", "oneOf", "allOf"])
     if (Array.isArray(node[keyword])) return candidate(pick(node[keyword] as unknown[]), root, rnd, depth);
   if ("if" in node) return candidate(rnd() < 0.5 ? node.then : node.else, root, rnd, depth);

@@ -104,6 +104,8 @@ function keywords(schema: fc.Arbitrary<Schema>, ref: fc.Arbitrary<Schema> | unde
       sub,
     ),
     fc.tuple(fc.constantFrom("prefixItems", "allOf", "anyOf", "oneOf"), fc.array(sub, { minLength: 1, maxLength: 3 })),
+    // Annotation-dependent: often `false`, so that what the in-place subschemas evaluated decides.
+    fc.tuple(fc.constantFrom("unevaluatedProperties", "unevaluatedItems"), fc.oneof(fc.constant(false), sub)),
   ];
   return fc.oneof(
     { weight: 1, arbitrary: fc.boolean() },

@@ -24,4 +24,27 @@ describe("V3 the generated validator agrees with ajv and @cfworker/json-schema",
     expect(items?.validate([[1], []])).toBe(false); // the second array has no number
     expect(items?.validate([[1], [2]])).toBe(true); // control
   });
+
+  it("documented differences under unevaluatedItems: a failing branch evaluates nothing; a valid if, contains: {} and a branch behind $ref do (ajv answers otherwise)", async () => {
+    const failingBranch = { anyOf: [{ items: true, maxItems: 0 }, {}], unevaluatedItems: false };
+    const failingNested = { oneOf: [{ unevaluatedItems: false }, {}], unevaluatedItems: false };
+    const lonelyIf = { if: { prefixItems: [{ type: "integer" }] }, unevaluatedItems: false };
+    const everyItem = { contains: {}, unevaluatedItems: false };
+    const behindRef = {
+      $ref: "#/$defs/t",
+      unevaluatedItems: false,
+      $defs: { t: { anyOf: [{ type: "integer" }, { type: "array", items: true }] } },
+    };
+    const modules = await loadModules(
+      [failingBranch, failingNested, lonelyIf, everyItem, behindRef].map((s) => compileForm(s)),
+    );
+    const [branch, nested, test, every, ref] = modules;
+    expect(branch?.validate([1])).toBe(false);
+    expect(branch?.validate([])).toBe(true); // control
+    expect(nested?.validate([1])).toBe(false);
+    expect(test?.validate([1])).toBe(true); // the valid if evaluated item 0
+    expect(test?.validate(["x"])).toBe(false); // control: if fails, nothing evaluated
+    expect(every?.validate([1, "x"])).toBe(true);
+    expect(ref?.validate([4, []])).toBe(true);
+  });
 });

@@ -33,6 +33,52 @@ export const knownDifferences: ReadonlyArray<{
       JSON.stringify(d.schema).includes('"contains"') &&
       JSON.stringify(d.instance).includes("[]"),
   },
+  {
+    reason:
+      "ajv 8.20 counts the items a failing anyOf/oneOf branch evaluated (its `items`, `prefixItems`, `unevaluatedItems`) " +
+      "for unevaluatedItems; only a valid branch's annotations count (2020-12 Core §11.2, §10.2.1)",
+    applies: (d) =>
+      d.ours === d.cfworker &&
+      d.ajv &&
+      !d.ours &&
+      Array.isArray(d.instance) &&
+      /"unevaluatedItems"/.test(JSON.stringify(d.schema)) &&
+      /"(anyOf|oneOf)"/.test(JSON.stringify(d.schema)),
+  },
+  {
+    reason:
+      "ajv 8.20 drops the annotations of an `if` beside no `then`/`else` (or a `then`/`else` that is `true`): " +
+      "unevaluated* then refuses what the valid `if` evaluated (2020-12 Core §10.2.2.1; ajv pull request 2639)",
+    applies: (d) =>
+      d.ours === d.cfworker &&
+      !d.ajv &&
+      d.ours &&
+      /"unevaluated(Items|Properties)"/.test(JSON.stringify(d.schema)) &&
+      /"if"/.test(JSON.stringify(d.schema)),
+  },
+  {
+    reason:
+      "ajv 8.20 ignores the items a `contains: {}` (or `true`) validated, so unevaluatedItems refuses them " +
+      "(2020-12 Core §10.3.1.3: contains annotates the indices it validated)",
+    applies: (d) =>
+      d.ours === d.cfworker &&
+      !d.ajv &&
+      d.ours &&
+      /"unevaluatedItems"/.test(JSON.stringify(d.schema)) &&
+      /"contains":(\{\}|true)/.test(JSON.stringify(d.schema)),
+  },
+  {
+    reason:
+      "ajv 8.20 loses the items an anyOf/oneOf branch evaluated behind a $ref, so unevaluatedItems refuses them " +
+      "(annotations of valid branches count through $ref: 2020-12 Core §8.2.3.1, §11.2)",
+    applies: (d) =>
+      d.ours === d.cfworker &&
+      !d.ajv &&
+      d.ours &&
+      /"unevaluatedItems"/.test(JSON.stringify(d.schema)) &&
+      /"\$ref"/.test(JSON.stringify(d.schema)) &&
+      /"(anyOf|oneOf)"/.test(JSON.stringify(d.schema)),
+  },
 ];
 
 /** The reason a disagreement is a documented defect of another validator, if it is one. */

@@ -39,8 +39,15 @@ const mistakes: ReadonlyArray<Mistake> = [
   },
   {
     code: "refused-keyword",
-    what: "unevaluatedProperties",
-    schema: { unevaluatedProperties: false },
+    what: "$vocabulary",
+    schema: { $vocabulary: { "https://json-schema.org/draft/2020-12/vocab/core": true } },
+    pointer: "/$vocabulary",
+    keyword: "$vocabulary",
+  },
+  {
+    code: "refused-keyword",
+    what: "unevaluatedProperties reading more than 10,000 schema locations in place",
+    schema: { allOf: Array.from({ length: 10_001 }, () => ({})), unevaluatedProperties: false },
     pointer: "/unevaluatedProperties",
     keyword: "unevaluatedProperties",
   },

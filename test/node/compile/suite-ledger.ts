@@ -16,8 +16,6 @@ export interface RefusedGroups {
   readonly reason: string;
 }
 
-const unevaluated =
-  "unevaluatedProperties/unevaluatedItems are refused (V4): forms close objects with additionalProperties and arrays with items";
 const dynamic = "$dynamicRef/$dynamicAnchor are refused (V4): a form's references are static";
 const remote = "remote $ref is refused: a form is one self-contained document";
 const metaSchema =
@@ -26,21 +24,7 @@ const metaSchema =
 /** Test groups refused at build, by file (and description). */
 export const refusedGroups: ReadonlyArray<RefusedGroups> = [
   { file: "unevaluatedItems.json", description: /\$dynamicRef/, code: "refused-keyword", reason: dynamic },
-  { file: "unevaluatedItems.json", code: "refused-keyword", reason: unevaluated },
   { file: "unevaluatedProperties.json", description: /\$dynamicRef/, code: "refused-keyword", reason: dynamic },
-  { file: "unevaluatedProperties.json", code: "refused-keyword", reason: unevaluated },
-  {
-    file: "not.json",
-    description: /^collect annotations inside a 'not'/,
-    code: "refused-keyword",
-    reason: unevaluated,
-  },
-  {
-    file: "ref.json",
-    description: /^ref creates new scope when adjacent to keywords$/,
-    code: "refused-keyword",
-    reason: unevaluated,
-  },
   { file: "dynamicRef.json", description: /detached \$dynamicAnchor/, code: "remote-ref", reason: remote },
   { file: "dynamicRef.json", code: "refused-keyword", reason: dynamic },
   { file: "optional/dynamicRef.json", code: "refused-keyword", reason: dynamic },
