@@ -223,6 +223,29 @@ export function nullable(sub: unknown): unknown {
  * for (const w of warnings) console.warn(`${w.pointer} ${w.keyword}: ${w.message}`);
  * ```
  */
+/** `node` without `unevaluatedProperties` and `unevaluatedItems` anywhere, each removal warned. */
+function withoutUnevaluated(
+  node: unknown,
+  pointer: string,
+  warn: (type: ClientWarning["type"], pointer: string, keyword: string, message: string) => void,
+): unknown {
+  if (Array.isArray(node)) return node.map((item, i) => withoutUnevaluated(item, `${pointer}/${i}`, warn));
+  if (!isObject(node)) return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "unevaluatedProperties" || key === "unevaluatedItems") {
+      warn("dropped", pointer, key, `${key} dropped: the projection changed what it reads (it would narrow the form)`);
+      continue;
+    }
+    // `const`, `enum` and `default` hold values, not schemas: kept as they are.
+    out[key] =
+      key === "const" || key === "enum" || key === "default" || key === "examples"
+        ? value
+        : withoutUnevaluated(value, `${pointer}/${escapePointer(key)}`, warn);
+  }
+  return out;
+}
+
 export function projectForm(schema: unknown, profile: ActorProfile): Projection {
   const warnings: ClientWarning[] = [];
   const warn = (type: ClientWarning["type"], pointer: string, keyword: string, message: string) =>
@@ -317,7 +340,18 @@ export function projectForm(schema: unknown, profile: ActorProfile): Projection 
       } else if (SCHEMA_ONE.has(keyword)) {
         out[name] = visit(value, at, false);
       } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
-        out[name] = value.map((sub, i) => visit(sub, `${at}/${i}`, false));
+        const before = warnings.length;
+        const branches = value.map((sub, i) => visit(sub, `${at}/${i}`, false));
+        if (keyword === "oneOf" && name === "oneOf" && warnings.length > before) {
+          // A relaxed branch of a oneOf may now match beside another, and "exactly one" would
+          // refuse what the form admits: such a oneOf is sent as an anyOf (a relaxation), in an
+          // allOf when the node has an anyOf of its own.
+          warn("widened", pointer, keyword, "oneOf sent as anyOf: a branch was relaxed and may match beside another");
+          if ("anyOf" in node) out.allOf = [...((out.allOf as unknown[] | undefined) ?? []), { anyOf: branches }];
+          else out.anyOf = branches;
+        } else {
+          out[name] = branches;
+        }
       } else {
         out[name] = value;
       }
@@ -453,7 +487,12 @@ export function projectForm(schema: unknown, profile: ActorProfile): Projection 
     return { ...rest, [union]: variants };
   }
 
-  const projected = visit(schema, "", true);
+  let projected = visit(schema, "", true);
+  // unevaluatedProperties/unevaluatedItems read what every applicator around them evaluated
+  // (2020-12 Core §11): once anything was dropped or rewritten, they could refuse what the form
+  // admits, so they go too (dropping them only relaxes; the address still enforces them).
+  if (warnings.some((warning) => warning.type === "dropped" || warning.type === "rewritten"))
+    projected = withoutUnevaluated(projected, "", warn);
   if (!isObject(projected)) {
     return { schema: {}, warnings: [{ type: "other", message: `${profile.actor}: the form is a boolean schema` }] };
   }

@@ -168,13 +168,14 @@ describe("projection", () => {
     expect(read).toEqual({ value: { rating: 3, maybe: null, ref: {} }, changed: true });
     expect(full.check(read.value)).toBeNull();
     // Random values of the full form, absent members written as null: the projection takes them, and reading back gives them again.
-    const forms = fc.sample(form, { numRuns: 120, seed: 20261202 });
+    // 200 forms: the generator's unevaluated* (issue 33) leave fewer of them simple enough here.
+    const forms = fc.sample(form, { numRuns: 200, seed: 20261202 });
     const instances = fc.sample(instance, { numRuns: 40, seed: 11 });
     let roundTrips = 0;
     for (const random of forms) {
       if (
         JSON.stringify(random).match(
-          /"(\$ref|anyOf|oneOf|allOf|not|if|dependentSchemas|prefixItems|patternProperties|additionalProperties)"/,
+          /"(\$ref|anyOf|oneOf|allOf|not|if|dependentSchemas|prefixItems|patternProperties|additionalProperties|unevaluatedProperties|unevaluatedItems)"/,
         )
       )
         continue;
