@@ -16,6 +16,7 @@ export const commands: Readonly<Record<string, () => Promise<CommandDef>>> = {
   build: () => import("./build.ts").then((module) => module.default as CommandDef),
   lint: () => import("./lint.ts").then((module) => module.default as CommandDef),
   unroll: () => import("./unroll.ts").then((module) => module.default as CommandDef),
+  upgrade: () => import("./upgrade.ts").then((module) => module.default as CommandDef),
   new: () => import("./new.ts").then((module) => module.default as CommandDef),
   check: () => import("./check.ts").then((module) => module.default as CommandDef),
   act: () => import("./act.ts").then((module) => module.default as CommandDef),

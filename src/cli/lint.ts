@@ -11,6 +11,7 @@ import { defineCommand } from "citty";
 import { fromLintProfile } from "../client/lint-profile.ts";
 import { projectForm } from "../client/projection.ts";
 import { FormDocument } from "../compile/document.ts";
+import { upgradeForm } from "../compile/upgrade.ts";
 import { parseJson } from "../json/parse.ts";
 import { profiles, resolveProfile } from "../lint/actors/index.ts";
 import type { ActorProfile } from "../lint/actors/profile.ts";
@@ -72,7 +73,9 @@ export async function lintFiles(
       results.push({ file, findings });
       continue;
     }
-    const form = parseJson(bytes, { maxDepth: 256, bigIntegers: true }) as { s: unknown };
+    const parsed = parseJson(bytes, { maxDepth: 256, bigIntegers: true }) as { s: unknown };
+    // An older draft's form is read as the 2020-12 form the build publishes (the linter did too).
+    const form = { ...parsed, s: upgradeForm(parsed.s).schema };
     const cost = costBound(new FormDocument(form.s));
     if (!actors) results.push({ file, findings, cost });
     else if (projected) results.push({ file, findings, cost, actors: projectedActorRows(selected, form.s), projected });

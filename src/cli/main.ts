@@ -16,7 +16,7 @@ const root: CommandDef = {
     name: "gpt-address",
     version,
     description:
-      "Tools for GPT addresses: lint a form, unroll recursion, start a new address; check any address, act on it.",
+      "Tools for GPT addresses: lint a form, unroll recursion, upgrade an older draft, start a new address; check any address, act on it.",
   },
   subCommands: Object.fromEntries(Object.entries(commands)),
 };

@@ -114,7 +114,18 @@ const QUIET = new Set(vocabulary.filter((keyword) => keyword.inert && !keyword.i
 /** Keywords whose value is a map of names to subschemas. */
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
 /** Keywords whose value is one subschema. */
-const SCHEMA_ONE = new Set(["items", "additionalProperties", "propertyNames", "contains", "not", "if", "then", "else"]);
+const SCHEMA_ONE = new Set([
+  "items",
+  "additionalProperties",
+  "propertyNames",
+  "contains",
+  "not",
+  "if",
+  "then",
+  "else",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+]);
 /** Keywords whose value is a list of subschemas. */
 const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 /** Lower bounds: an `L` cell's failed limit widens them to the largest value taken, instead of dropping them. */
@@ -223,43 +234,25 @@ export function nullable(sub: unknown): unknown {
  * for (const w of warnings) console.warn(`${w.pointer} ${w.keyword}: ${w.message}`);
  * ```
  */
-/** `node` without `unevaluatedProperties` and `unevaluatedItems` anywhere, each removal warned. */
-function withoutUnevaluated(
-  node: unknown,
-  pointer: string,
-  warn: (type: ClientWarning["type"], pointer: string, keyword: string, message: string) => void,
-): unknown {
-  if (Array.isArray(node)) return node.map((item, i) => withoutUnevaluated(item, `${pointer}/${i}`, warn));
-  if (!isObject(node)) return node;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === "unevaluatedProperties" || key === "unevaluatedItems") {
-      warn("dropped", pointer, key, `${key} dropped: the projection changed what it reads (it would narrow the form)`);
-      continue;
-    }
-    // `const`, `enum` and `default` hold values, not schemas: kept as they are.
-    out[key] =
-      key === "const" || key === "enum" || key === "default" || key === "examples"
-        ? value
-        : withoutUnevaluated(value, `${pointer}/${escapePointer(key)}`, warn);
-  }
-  return out;
-}
-
 export function projectForm(schema: unknown, profile: ActorProfile): Projection {
   const warnings: ClientWarning[] = [];
-  const warn = (type: ClientWarning["type"], pointer: string, keyword: string, message: string) =>
+  /** How many changes so far let the projection accept more than the form (dropped, widened). */
+  let widenings = 0;
+  const warn = (type: ClientWarning["type"], pointer: string, keyword: string, message: string) => {
+    if (type === "dropped" || type === "widened") widenings++;
     warnings.push({
       type,
       pointer: `${pointer}/${escapePointer(keyword)}`,
       keyword,
       message: `${profile.actor}: ${message}`,
     });
+  };
   const cell = (keyword: string): Cell => profile.keywords[keyword] ?? profile.unlisted;
 
   function visit(node: unknown, pointer: string, root: boolean): unknown {
     if (!isObject(node)) return node;
     let out: Json = {};
+    let ifWidened = false;
     for (const [keyword, value] of Object.entries(node)) {
       let name = keyword;
       if (keyword === "anyOf" && profile.rewrites?.anyOf === "oneOf") {
@@ -338,23 +331,36 @@ export function projectForm(schema: unknown, profile: ActorProfile): Projection 
         for (const [key, sub] of Object.entries(value)) map[key] = visit(sub, `${at}/${escapePointer(key)}`, false);
         out[name] = map;
       } else if (SCHEMA_ONE.has(keyword)) {
-        out[name] = visit(value, at, false);
+        const before = widenings;
+        const projected = visit(value, at, false);
+        // A wider subschema of `not` excludes more, of `if` moves values between its branches.
+        if (keyword === "not" && widenings > before) {
+          warn("dropped", pointer, keyword, "not dropped: what it excludes was widened (kept, it would narrow)");
+          continue;
+        }
+        if (keyword === "if" && widenings > before) ifWidened = true;
+        out[name] = projected;
       } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
-        const before = warnings.length;
-        const branches = value.map((sub, i) => visit(sub, `${at}/${i}`, false));
-        if (keyword === "oneOf" && name === "oneOf" && warnings.length > before) {
-          // A relaxed branch of a oneOf may now match beside another, and "exactly one" would
-          // refuse what the form admits: such a oneOf is sent as an anyOf (a relaxation), in an
-          // allOf when the node has an anyOf of its own.
-          warn("widened", pointer, keyword, "oneOf sent as anyOf: a branch was relaxed and may match beside another");
-          if ("anyOf" in node) out.allOf = [...((out.allOf as unknown[] | undefined) ?? []), { anyOf: branches }];
-          else out.anyOf = branches;
-        } else {
-          out[name] = branches;
+        const before = widenings;
+        out[name] = value.map((sub, i) => visit(sub, `${at}/${i}`, false));
+        // Two widened branches of a oneOf may both match: an alternation then, or nothing.
+        if (name === "oneOf" && widenings > before && profile.rewrites?.anyOf !== "oneOf") {
+          const branches = out.oneOf;
+          delete out.oneOf;
+          if ("anyOf" in node)
+            warn("dropped", pointer, keyword, "oneOf dropped: a branch was widened (kept, it would narrow)");
+          else {
+            out.anyOf = branches;
+            warn("widened", pointer, keyword, "oneOf sent as anyOf: a branch was widened, so more than one may match");
+          }
         }
       } else {
         out[name] = value;
       }
+    }
+    if (ifWidened) {
+      for (const keyword of ["if", "then", "else"]) delete out[keyword];
+      warn("dropped", pointer, "if", "if/then/else dropped: its condition was widened (kept, it would narrow)");
     }
     for (const [sibling, dependent] of DEPENDENTS) {
       if (sibling in node && !(sibling in out) && dependent in out) {
@@ -487,12 +493,10 @@ export function projectForm(schema: unknown, profile: ActorProfile): Projection 
     return { ...rest, [union]: variants };
   }
 
-  let projected = visit(schema, "", true);
-  // unevaluatedProperties/unevaluatedItems read what every applicator around them evaluated
-  // (2020-12 Core §11): once anything was dropped or rewritten, they could refuse what the form
-  // admits, so they go too (dropping them only relaxes; the address still enforces them).
-  if (warnings.some((warning) => warning.type === "dropped" || warning.type === "rewritten"))
-    projected = withoutUnevaluated(projected, "", warn);
+  const projected = visit(schema, "", true);
+  // unevaluated* reads what the schemas applied beside it evaluated, wherever they are: once any
+  // of them was widened (a `properties` dropped), keeping it would narrow the form.
+  if (widenings > 0) dropUnevaluated(projected, "");
   if (!isObject(projected)) {
     return { schema: {}, warnings: [{ type: "other", message: `${profile.actor}: the form is a boolean schema` }] };
   }
@@ -500,4 +504,22 @@ export function projectForm(schema: unknown, profile: ActorProfile): Projection 
     warnings.push({ type: "other", pointer: "", message: `${profile.actor}: needs an object at the root` });
   }
   return { schema: projected, warnings };
+
+  /** Removes every unevaluated* keyword of the schema `node`, walking schema positions only (not `const`). */
+  function dropUnevaluated(node: unknown, pointer: string): void {
+    if (!isObject(node)) return;
+    for (const keyword of ["unevaluatedProperties", "unevaluatedItems"]) {
+      if (!(keyword in node)) continue;
+      delete node[keyword];
+      warn("dropped", pointer, keyword, `${keyword} dropped: what it reads was widened (kept, it would narrow)`);
+    }
+    for (const [keyword, value] of Object.entries(node)) {
+      const at = `${pointer}/${escapePointer(keyword)}`;
+      if (SCHEMA_MAPS.has(keyword) && isObject(value))
+        for (const [key, sub] of Object.entries(value)) dropUnevaluated(sub, `${at}/${escapePointer(key)}`);
+      else if (SCHEMA_ONE.has(keyword)) dropUnevaluated(value, at);
+      else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value))
+        for (const [i, sub] of value.entries()) dropUnevaluated(sub, `${at}/${i}`);
+    }
+  }
 }

@@ -29,6 +29,7 @@ import { FormError } from "./form-error.ts";
 import { FORM_NAME } from "./form-name.ts";
 import { checkMetaSchema } from "./meta-schema.ts";
 import { buildArrivalPage } from "./page.ts";
+import { upgradeForm } from "./upgrade.ts";
 
 /** Where the build reads forms and writes modules; paths are absolute or relative to `root`. */
 export interface BuildFormsOptions {
@@ -180,6 +181,7 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
     throw error;
   }
   const arrival = checkArrival(file, document);
+  upgradeArrival(file, arrival);
   const violations = checkMetaSchema(arrival.s);
   const violation = violations[0];
   if (violation) {
@@ -282,6 +284,32 @@ interface ArrivalDocument {
   m: unknown[];
   s: unknown;
   [member: string]: unknown;
+}
+
+/**
+ * A form in an older draft (its `$schema`: draft-04, -06, -07, 2019-09) becomes its 2020-12
+ * upgrade, in place: the `s` GET publishes and the validator enforces (upgrade.ts).
+ *
+ * @throws FormFileError when the upgrade cannot keep the form's meaning, or reports a keyword
+ *   whose meaning changed between the drafts (`gpt-address upgrade` writes the form so its
+ *   author decides).
+ */
+function upgradeArrival(file: string, arrival: ArrivalDocument): void {
+  let upgraded: ReturnType<typeof upgradeForm>;
+  try {
+    upgraded = upgradeForm(arrival.s);
+  } catch (error) {
+    if (error instanceof FormError) throw new FormFileError(file, `/s${error.pointer}`, error.message);
+    throw error;
+  }
+  const changed = upgraded.notes.find((note) => note.changed);
+  if (changed !== undefined)
+    throw new FormFileError(
+      file,
+      `/s${changed.pointer}`,
+      `${changed.message} (a ${upgraded.from} form: run gpt-address upgrade ${file}, then decide)`,
+    );
+  arrival.s = upgraded.schema;
 }
 
 /** A2: an object with `p` a string, `m` an array of `{role, content}` strings, `s` an object. */

@@ -93,6 +93,11 @@ export interface Keyword {
   /** Set on annotations and identifiers: the keyword constrains nothing by itself. */
   readonly inert?: true;
   /**
+   * Set on extension keywords (`x-…`, editors' annotations: keywords/extensions.ts): inert, and
+   * no JSON Schema vocabulary, so an actor may ignore or misread them. Read by the linter.
+   */
+  readonly extension?: true;
+  /**
    * Set on the identifiers a `$ref` resolves through (`$id`: the base URI; `$anchor`: a
    * plain-name fragment), both indexed by the document walk: inert, yet an actor that ignores
    * one may leave a `$ref` unresolved (JSON Schema 2020-12 Core §8.2.1, §8.2.2).

@@ -22,6 +22,7 @@ import { $else } from "./keywords/else.ts";
 import { $enum } from "./keywords/enum.ts";
 import { exclusiveMaximum } from "./keywords/exclusiveMaximum.ts";
 import { exclusiveMinimum } from "./keywords/exclusiveMinimum.ts";
+import { editorAnnotations, xKeyword } from "./keywords/extensions.ts";
 import { format } from "./keywords/format.ts";
 import { $if } from "./keywords/if.ts";
 import { items } from "./keywords/items.ts";
@@ -69,6 +70,7 @@ export const vocabulary: ReadonlyArray<Keyword> = [
   annotations.deprecated,
   annotations.readOnly,
   annotations.writeOnly,
+  ...editorAnnotations,
   $ref,
   type,
   $const,
@@ -115,9 +117,12 @@ export const inPlaceKeywords: ReadonlyArray<Keyword> = vocabulary.filter((keywor
 
 const byName = new Map(vocabulary.map((keyword) => [keyword.name, keyword]));
 
-/** The implemented keyword named `name`, if any (own entries only: `toString` is not one). */
+/**
+ * The implemented keyword named `name`, if any (own entries only: `toString` is not one); an
+ * `x-` name is an extension keyword, an annotation (keywords/extensions.ts).
+ */
 export function keywordOf(name: string): Keyword | undefined {
-  return byName.get(name);
+  return byName.get(name) ?? (name.startsWith("x-") ? xKeyword(name) : undefined);
 }
 
 const dynamic = "dynamic scoping is not implemented; a form's references must be static";
@@ -137,6 +142,9 @@ export const refused: ReadonlyMap<string, string> = new Map([
   ["definitions", "a draft-07 keyword; use $defs"],
   ["dependencies", "a draft-07 keyword; use dependentRequired or dependentSchemas"],
   ["additionalItems", "a draft-2019-09 keyword; use items with prefixItems"],
+  ["allowComments", "an editor keyword that admits comments in the JSON text; an act is strict JSON (V2)"],
+  ["allowTrailingCommas", "an editor keyword that admits trailing commas in the JSON text; an act is strict JSON (V2)"],
+  ["nullable", 'an OpenAPI 3.0 keyword that widens the type to null; write "type": [..., "null"]'],
 ]);
 
 /** Why a known keyword is refused, or undefined when the name is not a refused keyword. */

@@ -8,6 +8,7 @@
 import { FormDocument } from "../compile/document.ts";
 import { FormError } from "../compile/form-error.ts";
 import { checkMetaSchema } from "../compile/meta-schema.ts";
+import { upgradeForm } from "../compile/upgrade.ts";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { parseJson } from "../json/parse.ts";
 import type { ActorProfile } from "./actors/profile.ts";
@@ -71,7 +72,22 @@ export async function lintBytes(bytes: Uint8Array, options: LintOptions = {}): P
 export async function lintForm(file: unknown, options: LintOptions = {}): Promise<Finding[]> {
   const early = checkShape(file);
   if (early !== undefined) return [finding(validForm, early)];
-  const form = file as FormFile;
+  let form = file as FormFile;
+  // A form in an older draft is linted as the 2020-12 form the build publishes (upgrade.ts).
+  let upgraded: ReturnType<typeof upgradeForm>;
+  try {
+    upgraded = upgradeForm(form.s);
+  } catch (error) {
+    if (!(error instanceof FormError)) throw error;
+    const data = { code: error.code, reason: error.message };
+    return [finding(validForm, { messageId: "compile", pointer: `/s${error.pointer}`, data })];
+  }
+  const changed = upgraded.notes.find((note) => note.changed);
+  if (changed !== undefined) {
+    const data = { code: "upgrade", reason: `${changed.message} (run gpt-address upgrade, then decide)` };
+    return [finding(validForm, { messageId: "compile", pointer: `/s${changed.pointer}`, data })];
+  }
+  if (upgraded.from !== "2020-12") form = { ...form, s: upgraded.schema };
   const violation = checkMetaSchema(form.s)[0];
   if (violation !== undefined) {
     const data = { location: violation.keywordLocation, reason: violation.error };

@@ -7,6 +7,7 @@
 import type { Rule } from "../rule.ts";
 import { noActorIgnoredKeyword } from "./no-actor-ignored-keyword.ts";
 import { noActorRejection } from "./no-actor-rejection.ts";
+import { noExtensionKeyword } from "./no-extension-keyword.ts";
 import { noRedosPattern } from "./no-redos-pattern.ts";
 import { noUnconstrainedSchema } from "./no-unconstrained-schema.ts";
 import { noUnsatisfiableSchema } from "./no-unsatisfiable-schema.ts";
@@ -37,6 +38,7 @@ export const rules: ReadonlyArray<Rule> = [
   noRedosPattern,
   noUnconstrainedSchema,
   noWideningKeyword,
+  noExtensionKeyword,
   useAnyOf,
   useBoundedRecursion,
   noUnsatisfiableSchema,

@@ -148,6 +148,50 @@ describe("buildForms", () => {
     expect(error.rule).toMatch(/kept exact only in minimum, maximum/);
   });
 
+  it("V3 upgrades a draft-07 form to 2020-12: GET publishes the upgraded s, which the validator enforces", async () => {
+    const s = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      additionalProperties: false,
+      required: ["pair"],
+      definitions: { word: { type: "string", maxLength: 5 } },
+      properties: {
+        pair: { type: "array", items: [{ $ref: "#/definitions/word" }, { type: "integer" }], additionalItems: false },
+      },
+    };
+    const root = await project({ "old.json": arrival(s) });
+    await buildForms({ root, outDir: "out" });
+    const module = await readFile(join(root, "out", "old.js"), "utf8");
+    const served = JSON.parse(JSON.parse(/^ {2}arrival: (".*"),$/m.exec(module)![1]!));
+    expect(served.s).toEqual({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      additionalProperties: false,
+      required: ["pair"],
+      $defs: { word: { type: "string", maxLength: 5 } },
+      properties: {
+        pair: { type: "array", prefixItems: [{ $ref: "#/$defs/word" }, { type: "integer" }], items: false },
+      },
+    });
+    const validator = await import(pathToFileURL(join(root, "out", "old.validate.js")).href);
+    expect(validator.validate({ pair: ["hello", 1] })).toBe(true);
+    expect(validator.validate({ pair: ["hello", 1, 2] })).toBe(false);
+    expect(validator.validate({ pair: ["hello!", 1] })).toBe(false);
+  });
+
+  it("V4 refuses an older draft's form where a keyword's meaning changed (a sibling of $ref), naming it and the fix", async () => {
+    const s = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      definitions: { list: { type: "array" } },
+      properties: { a: { $ref: "#/definitions/list", maxItems: 2 } },
+    };
+    const error = await buildError(await project({ "old.json": arrival(s) }));
+    expect(error.pointer).toBe("/s/properties/a/maxItems");
+    expect(error.rule).toMatch(
+      /applied nothing in draft-07 and would in 2020-12.*gpt-address upgrade forms\/old\.json/,
+    );
+  });
+
   it("writes nothing when any form fails", async () => {
     const root = await project({
       "a.json": arrival(greeting),

@@ -224,6 +224,31 @@ describe("projection", () => {
     expect(warnings.some((w) => w.type === "other" && w.pointer === "/additionalProperties")).toBe(true);
   });
 
+  it("never narrows where a widened subschema would: oneOf becomes anyOf, not and if/then/else are dropped, and so is unevaluated*", async () => {
+    const refuses: ActorProfile = {
+      actor: "t",
+      keywords: { format: "R", patternProperties: "R" },
+      unlisted: "S",
+      source: "test",
+    };
+    const date = { type: "string", format: "date" };
+    const cases: Array<[unknown, unknown]> = [
+      [{ oneOf: [date, { type: "string", maxLength: 3 }] }, "ab"],
+      [{ not: date }, "ab"],
+      [{ if: date, ["then" as string]: { maxLength: 1 } }, "abc"],
+      [{ patternProperties: { "^x": {} }, unevaluatedProperties: false }, { x1: 1 }],
+    ];
+    for (const [form, value] of cases) {
+      expect((await compileValidator(form)).check(value), JSON.stringify(form)).toBeNull();
+      const { schema, warnings } = projectForm(form, refuses);
+      expect((await compileValidator(schema)).check(value), JSON.stringify(schema)).toBeNull();
+      expect(warnings.some((w) => w.type === "dropped")).toBe(true);
+    }
+    expect(projectForm(cases[0]?.[0], refuses).schema).toEqual({
+      anyOf: [{ type: "string" }, { type: "string", maxLength: 3 }],
+    });
+  });
+
   it("an ignored annotation or $defs is not reported; an ignored $id or $anchor is (a $ref may resolve through it)", () => {
     const ignoresAll: ActorProfile = { actor: "t", keywords: {}, unlisted: "I", source: "test" };
     const annotations = {
@@ -236,6 +261,16 @@ describe("projection", () => {
       deprecated: false,
       readOnly: false,
       writeOnly: false,
+      markdownDescription: "d",
+      markdownEnumDescriptions: ["d"],
+      enumDescriptions: ["d"],
+      enumItemLabels: ["l"],
+      deprecationMessage: "d",
+      errorMessage: "e",
+      patternErrorMessage: "e",
+      doNotSuggest: false,
+      defaultSnippets: [{ label: "s" }],
+      suggestSortText: "s",
     };
     const form = {
       $id: "https://example.com/form",

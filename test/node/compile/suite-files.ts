@@ -1,5 +1,6 @@
 /**
- * Reads the committed copy of JSON-Schema-Test-Suite draft2020-12.
+ * Reads the committed copy of JSON-Schema-Test-Suite: draft2020-12, and draft7 and draft2019-09
+ * (run through the upgrade).
  *
  * @module
  */
@@ -21,10 +22,12 @@ export interface SuiteGroup {
   readonly tests: ReadonlyArray<SuiteTest>;
 }
 
-const root = fileURLToPath(new URL("../../fixtures/JSON-Schema-Test-Suite/tests/draft2020-12/", import.meta.url).href);
+/** The drafts of the suite in test/fixtures. */
+export type SuiteDraft = "draft2020-12" | "draft2019-09" | "draft7";
 
-/** Every test group of the suite, files in path order. */
-export function suiteGroups(): SuiteGroup[] {
+/** Every test group of the suite's `draft`, files in path order. */
+export function suiteGroups(draft: SuiteDraft = "draft2020-12"): SuiteGroup[] {
+  const root = fileURLToPath(new URL(`../../fixtures/JSON-Schema-Test-Suite/tests/${draft}/`, import.meta.url).href);
   const files = (readdirSync(root, { recursive: true }) as string[]).filter((file) => file.endsWith(".json")).sort();
   return files.flatMap((file) => {
     const groups = JSON.parse(readFileSync(root + file, "utf8")) as Array<Omit<SuiteGroup, "id" | "file">>;
