@@ -208,6 +208,11 @@ class Upgrade {
         const later = keyword !== undefined || refusedReason(name) !== undefined;
         // An annotation means nothing either way; an identifier would rebase or name.
         if (!later || (keyword?.inert && !keyword.identifier)) put(name, value);
+        else if (old === "" && name === this.#idKeyword)
+          // The root's own identifier: ignored in the draft, it would only rebase the document
+          // in 2020-12, where every fragment `$ref` resolves the same (an absolute one naming it
+          // was remote in the draft and stays remote, so refused): no verdict changes.
+          this.#note(old, name, `beside $ref at the root, ${name} applied nothing in ${this.#from}: removed`, false);
         else if (this.#known.has(name))
           this.#note(
             old,

@@ -86,6 +86,24 @@ describe("upgradeForm: older drafts to 2020-12", () => {
     ]);
   });
 
+  it("removes the root's own $id beside a root $ref with a plain note: fragment $refs resolve the same either way", async () => {
+    const { schema, notes } = upgradeForm({
+      $schema: draft07,
+      $id: "https://example.com/config.json",
+      $ref: "#/definitions/config",
+      definitions: { config: { type: "object", properties: { port: { $ref: "#/definitions/port" } } }, port: { type: "integer" } },
+    });
+    expect(notes.map((note) => [note.pointer, note.changed])).toEqual([["/$id", false]]);
+    expect(schema).not.toHaveProperty("$id");
+    const validate = await validatorOf(schema);
+    expect(validate({ port: 8080 })).toBe(true);
+    expect(validate({ port: "8080" })).toBe(false);
+    expect(validate([])).toBe(false);
+    // Below the root, an $id beside $ref would rebase that $ref in 2020-12: still reported.
+    const inner = upgradeForm({ $schema: draft07, properties: { a: { $id: "https://example.com/a.json", $ref: "#/x" } } });
+    expect(inner.notes.map((note) => [note.pointer, note.changed])).toEqual([["/properties/a/$id", true]]);
+  });
+
   it("2019-09: $recursiveRef becomes the $ref it resolves to; one that depends on the dynamic scope is refused", async () => {
     const tree = {
       $schema: draft201909,
