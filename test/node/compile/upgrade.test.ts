@@ -91,7 +91,10 @@ describe("upgradeForm: older drafts to 2020-12", () => {
       $schema: draft07,
       $id: "https://example.com/config.json",
       $ref: "#/definitions/config",
-      definitions: { config: { type: "object", properties: { port: { $ref: "#/definitions/port" } } }, port: { type: "integer" } },
+      definitions: {
+        config: { type: "object", properties: { port: { $ref: "#/definitions/port" } } },
+        port: { type: "integer" },
+      },
     });
     expect(notes.map((note) => [note.pointer, note.changed])).toEqual([["/$id", false]]);
     expect(schema).not.toHaveProperty("$id");
@@ -100,7 +103,10 @@ describe("upgradeForm: older drafts to 2020-12", () => {
     expect(validate({ port: "8080" })).toBe(false);
     expect(validate([])).toBe(false);
     // Below the root, an $id beside $ref would rebase that $ref in 2020-12: still reported.
-    const inner = upgradeForm({ $schema: draft07, properties: { a: { $id: "https://example.com/a.json", $ref: "#/x" } } });
+    const inner = upgradeForm({
+      $schema: draft07,
+      properties: { a: { $id: "https://example.com/a.json", $ref: "#/x" } },
+    });
     expect(inner.notes.map((note) => [note.pointer, note.changed])).toEqual([["/properties/a/$id", true]]);
   });
 
