@@ -15,13 +15,12 @@
  * an install: every TypeScript or JavaScript block of those documents says whether it is such a
  * file, and no snippet imports anything outside its project (this repository's `src/`, say).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, normalize } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeBlocks, documents, projectPaths, type Snippet, type SnippetRuntime, snippetsOf } from "./doc-snippets.ts";
-import { freePort, npm, run, userTool } from "./packed.ts";
+import { freePort, npm, run, userTool, whileServing } from "./packed.ts";
 
 const snippets = documents.flatMap(snippetsOf);
 
@@ -129,29 +128,19 @@ async function served(project: string, snippet: Snippet): Promise<{ status: numb
           ],
         ]
       : ["node", [snippet.path === "src/app.ts" ? "src/server.ts" : snippet.path]];
-  const child: ChildProcess = spawn(command, args, {
-    cwd: project,
-    env: { ...userEnv, PORT: String(port), HOST: "127.0.0.1" },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  let log = "";
-  child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  const options = { cwd: project, env: { ...userEnv, PORT: String(port), HOST: "127.0.0.1" } };
+  const url = `http://127.0.0.1:${port}${snippet.get}`;
   try {
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      if (child.exitCode !== null) return { status: -1, log: `exited with ${child.exitCode}:\n${log}` };
-      const status = await fetch(`http://127.0.0.1:${port}${snippet.get}`, { signal: AbortSignal.timeout(5_000) }).then(
-        (response) => response.status,
-        () => 0,
-      );
-      if (status !== 0) return { status, log };
-      if (Date.now() > deadline) return { status, log: `no answer within 90 s:\n${log}` };
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  } finally {
-    if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
+    return await whileServing(
+      command,
+      args,
+      options,
+      url,
+      async (status, log) => ({ status, log: log() }),
+      (status) => status !== 0,
+    );
+  } catch (error) {
+    return { status: -1, log: (error as Error).message };
   }
 }
 

@@ -9,13 +9,12 @@
  *
  * npm installs from its cache when it can (`--prefer-offline`), else from the registry.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUNTIMES } from "../../src/cli/runtimes.ts";
-import { freePort, NODE_22, npm, run, userTool } from "./packed.ts";
+import { freePort, NODE_22, npm, run, userTool, whileServing } from "./packed.ts";
 
 let scratch = "";
 let tarball = "";
@@ -31,41 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   if (scratch !== "") await rm(scratch, { recursive: true, force: true });
 });
-
-/** Runs `npm run dev` of `project` until `use` is done, then stops it and all it started. */
-async function whileServing(
-  project: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  url: string,
-  use: (log: () => string) => Promise<void>,
-): Promise<void> {
-  const child: ChildProcess = spawn("npm", ["run", "dev", ...args], {
-    cwd: project,
-    env: { ...userEnv, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  let log = "";
-  child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  try {
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`npm run dev exited with ${child.exitCode}:\n${log}`);
-      const ready = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
-        (response) => response.status === 200,
-        () => false,
-      );
-      if (ready) break;
-      if (Date.now() > deadline) throw new Error(`npm run dev did not serve ${url} within 90 s:\n${log}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    await use(() => log);
-  } finally {
-    if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
-  }
-}
 
 const post = (url: string, body: string | Uint8Array) =>
   fetch(url, {
@@ -111,26 +75,32 @@ describe.each([
     const port = await freePort();
     const { args, env } = dev(port);
     const url = `http://127.0.0.1:${port}/hello`;
-    await whileServing(project, args, env, url, async (log) => {
-      const form = (await (await fetch(url)).json()) as { p: string; m: { content: string }[]; s: unknown };
-      expect(form.s).toEqual(JSON.parse(await readFile(join(project, "forms", "hello.json"), "utf8")).s);
-      const example = form.m.at(-1)?.content ?? "";
-      const accepted = await post(url, example);
-      expect(accepted.status).toBe(200);
-      expect(await accepted.json()).toMatchObject({ received: true });
-      const refused = await post(url, `${example.slice(0, -1)}, "extra": 1}`);
-      expect(refused.status).toBe(204);
-      const large = await post(url, new Uint8Array(3_000_000).fill(0x61));
-      expect(large.status).toBe(204);
-      expect(await large.text()).toBe("");
-      const check = await run("gpt-address", ["check", url], { cwd: project, env: userEnv }).catch(
-        (error: { stdout?: string; code?: number }) => ({ stdout: `exit ${error.code}\n${error.stdout}` }),
-      );
-      expect(check.stdout).toMatch(/: conforms \(/);
-      // npm echoes the script it runs: the runtime's own server answered.
-      expect(log()).toContain(RUNTIMES[runtime as keyof typeof RUNTIMES].devCommand);
-      expect(log()).not.toMatch(/\b5\d\d\b.*(?:Internal|Server Error)|Uncaught|ERR_/);
-    });
+    await whileServing(
+      "npm",
+      ["run", "dev", ...args],
+      { cwd: project, env: { ...userEnv, ...env } },
+      url,
+      async (_, log) => {
+        const form = (await (await fetch(url)).json()) as { p: string; m: { content: string }[]; s: unknown };
+        expect(form.s).toEqual(JSON.parse(await readFile(join(project, "forms", "hello.json"), "utf8")).s);
+        const example = form.m.at(-1)?.content ?? "";
+        const accepted = await post(url, example);
+        expect(accepted.status).toBe(200);
+        expect(await accepted.json()).toMatchObject({ received: true });
+        const refused = await post(url, `${example.slice(0, -1)}, "extra": 1}`);
+        expect(refused.status).toBe(204);
+        const large = await post(url, new Uint8Array(3_000_000).fill(0x61));
+        expect(large.status).toBe(204);
+        expect(await large.text()).toBe("");
+        const check = await run("gpt-address", ["check", url], { cwd: project, env: userEnv }).catch(
+          (error: { stdout?: string; code?: number }) => ({ stdout: `exit ${error.code}\n${error.stdout}` }),
+        );
+        expect(check.stdout).toMatch(/: conforms \(/);
+        // npm echoes the script it runs: the runtime's own server answered.
+        expect(log()).toContain(RUNTIMES[runtime as keyof typeof RUNTIMES].devCommand);
+        expect(log()).not.toMatch(/\b5\d\d\b.*(?:Internal|Server Error)|Uncaught|ERR_/);
+      },
+    );
   }, 180_000);
 });
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { cp, mkdir, symlink, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { delimiter, join } from "node:path";
@@ -119,4 +119,40 @@ export async function userTool(
   });
   delete env.FORCE_COLOR;
   return { tarball, env };
+}
+
+/**
+ * Runs `command` in a process group of its own, asks `url` every 500 ms until an answer's status
+ * passes `ready` (0 stands for no answer yet), hands that status and the output so far to `use`,
+ * then ends the whole group (SIGTERM), whatever happened.
+ *
+ * @throws Error with the output when the command exits, or no ready answer came within 90 s.
+ */
+export async function whileServing<T>(
+  command: string,
+  args: ReadonlyArray<string>,
+  options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv },
+  url: string,
+  use: (status: number, log: () => string) => Promise<T>,
+  ready: (status: number) => boolean = (status) => status === 200,
+): Promise<T> {
+  const child: ChildProcess = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let log = "";
+  child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  try {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${command} exited with ${child.exitCode}:\n${log}`);
+      const status = await fetch(url, { signal: AbortSignal.timeout(5_000) }).then(
+        (response) => response.status,
+        () => 0,
+      );
+      if (ready(status)) return await use(status, () => log);
+      if (Date.now() > deadline) throw new Error(`${command} did not serve ${url} within 90 s:\n${log}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
+  }
 }
