@@ -71,7 +71,7 @@ export interface WindowShares {
 const page = new TextEncoder().encode(validPage);
 const MAX_BYTES = 1_048_576;
 
-interface Answer {
+export interface Answer {
   /** The status, or `null` when the connection ended with no answer. */
   readonly status: number | null;
   readonly ms: number;
@@ -80,7 +80,7 @@ interface Answer {
 }
 
 /** One HTTP request from `localAddress`, on a fresh connection; resolves, never rejects. */
-function send(
+export function send(
   port: number,
   localAddress: string,
   method: string,
@@ -208,7 +208,7 @@ async function slowClient(port: number): Promise<Answer & { closedMs: number | n
 }
 
 /** Resident memory of the child's whole process group (workerd runs as a grandchild), in MiB. */
-function rssMiB(pid: number): number {
+export function rssMiB(pid: number): number {
   try {
     const out = execFileSync("ps", ["-o", "rss=", "-g", String(pid)], { encoding: "utf8" });
     return (
@@ -223,7 +223,7 @@ function rssMiB(pid: number): number {
   }
 }
 
-function p99(samples: number[]): number {
+export function p99(samples: number[]): number {
   if (samples.length === 0) return Number.NaN;
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]!;
