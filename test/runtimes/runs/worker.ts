@@ -5,20 +5,21 @@
  * names the instance. The store is made per request: a Worker may not use one request's I/O
  * objects (a Durable Object stub) in another.
  */
-import { DurableObjectRunStore, type RunStoreNamespace, RunStoreObject } from "../../../src/run/durable-object.ts";
+import { DurableObjectRunStore, RunStoreObject } from "../../../src/run/durable-object.ts";
 import { INSTANCE_LIMITS, runInstance } from "./instance.ts";
 
 export { RunStoreObject };
 
+/** The Workers runtime's own binding types (worker-configuration.d.ts): the store takes them as they are. */
 interface Env {
   readonly INSTANCE: string;
-  readonly RUNS: RunStoreNamespace;
+  readonly RUNS: DurableObjectNamespace;
 }
 
 let handle: ReturnType<typeof runInstance> | undefined;
 
 export default {
-  fetch(request: Request, env: Env, ctx: { waitUntil(promise: Promise<unknown>): void }): Promise<Response> {
+  fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     handle ??= runInstance(env.INSTANCE);
     const runs = new DurableObjectRunStore(env.RUNS, { limits: INSTANCE_LIMITS });
     return handle(request, runs, (promise) => ctx.waitUntil(promise));
