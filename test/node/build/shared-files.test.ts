@@ -233,6 +233,12 @@ describe("form modules: what cannot be built", () => {
         'type({ "+": "reject", a: "Date" })',
         /^forms\/x\.ts#\/s: arktype cannot write s as JSON Schema 2020-12: ArkType cannot write this date in JSON Schema, so the address could not enforce it$/,
       ],
+      // `| undefined` would become an anyOf branch {} (any value).
+      [
+        'import { type } from "arktype";',
+        'type({ "+": "reject", "b?": "(string <= 3) | undefined" })',
+        /^forms\/x\.ts#\/s: arktype cannot write s as JSON Schema 2020-12: ArkType cannot write this unit/,
+      ],
     ];
     for (const [imports, s, message] of cases) {
       const root = await project({ "forms/x.ts": module(s, imports) });
