@@ -18,15 +18,17 @@ import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { reservedPathReason } from "../examples/pages/paths.ts";
 import { buildProject } from "../src/cli/build.ts";
-import { FormFileError } from "../src/compile/build-forms.ts";
+import { FormFileError, formNameOf } from "../src/compile/build-forms.ts";
 import { buildMcpMessages } from "./build-mcp.ts";
 import { wranglerSync } from "./wrangler.ts";
 
 const root = join(import.meta.dirname, "..");
 if (!process.argv.includes("--lib-only")) {
   // The example server serves every form at /<name>: a form must not shadow one of its own paths.
-  for (const file of readdirSync(join(root, "forms")).filter((name) => name.endsWith(".json"))) {
-    const reserved = reservedPathReason(file.slice(0, -".json".length));
+  for (const file of readdirSync(join(root, "forms"))) {
+    const name = formNameOf(file);
+    if (name === null) continue;
+    const reserved = reservedPathReason(name);
     if (reserved !== null) {
       console.error(`build failed: forms/${file}#: ${reserved}`);
       process.exit(1);

@@ -1,6 +1,7 @@
 /**
- * `gpt-address build`: lints and compiles every form of a project (`forms/*.json` →
- * `src/generated/`), the build step of a project made by `gpt-address init` and of this
+ * `gpt-address build`: lints and compiles every form of a project (`forms/*.json`, and form
+ * modules `forms/*.ts`, `.mts`, `.js`, `.mjs` → `src/generated/`; shared files they `$ref`
+ * bundled in), the build step of a project made by `gpt-address init` and of this
  * repository (scripts/build.ts calls {@link buildProject} too).
  *
  * Each lint finding prints on stderr as one line, `forms/x.json#/s/…: warning: message (rule)`;
@@ -30,7 +31,8 @@ export function describeBuilt(form: BuiltForm): string {
     `maxBytes ${bound(form.maxBytes)}`,
   ].join(", ");
   const type = form.typeFallback === null ? "" : `\n  its Act type is unknown: ${form.typeFallback}`;
-  return `built ${form.file} → ${form.module} (${form.arrivalBytes} bytes on GET, ${bounds})${type}`;
+  const shared = form.sharedFiles.length === 0 ? "" : ` (with ${form.sharedFiles.join(", ")})`;
+  return `built ${form.file}${shared} → ${form.module} (${form.arrivalBytes} bytes on GET, ${bounds})${type}`;
 }
 
 /**
@@ -77,7 +79,7 @@ export async function buildProject(
 export default defineCommand({
   meta: {
     name: "build",
-    description: `Lint and compile every form: ${DEFAULT_FORMS_DIR}/<name>.json → ${DEFAULT_OUT_DIR}/<name>.js and .d.ts (exit 1 on a form that cannot be built).`,
+    description: `Lint and compile every form: ${DEFAULT_FORMS_DIR}/<name>.json (or .ts, .mts, .js, .mjs) → ${DEFAULT_OUT_DIR}/<name>.js and .d.ts (exit 1 on a form that cannot be built).`,
   },
   args: {
     dir: { type: "string", description: "The project folder (default: the current folder)", valueHint: "folder" },

@@ -3,7 +3,9 @@
  * serving one address (`hello`) on the runtime chosen: `package.json` (scripts `dev`, `build`,
  * `test`, and `start` or `deploy` where the runtime has one), `tsconfig.json`, `.gitignore`, a
  * README, `src/app.ts` (the Hono app), the runtime's entry and configuration (from
- * `templates/<runtime>/`), and the address's form, module and test (`scaffold.ts`, as `new`).
+ * `templates/<runtime>/`), and the address's form, module and test (`scaffold.ts`, as `new`);
+ * `--form zod|valibot|arktype` writes the form with that library (`forms/hello.ts`) and adds the
+ * library to devDependencies.
  *
  * The versions the project depends on are the ones this package is tested with (its own
  * `package.json`); `gpt-address` itself is `^<this version>`, or `--from` (a tarball, a folder or
@@ -16,7 +18,15 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { defineCommand } from "citty";
 import { FIRST_ADDRESS, RUNTIMES, type Runtime, runtimeNames } from "./runtimes.ts";
-import { fillTemplate, TEMPLATES, writeAddress } from "./scaffold.ts";
+import {
+  checkFormStyle,
+  FORM_STYLE_PACKAGES,
+  type FormStyle,
+  fillTemplate,
+  formArg,
+  TEMPLATES,
+  writeAddress,
+} from "./scaffold.ts";
 import { exitCodes, ioOf, UsageError } from "./shared.ts";
 
 /** This package's manifest: its version, and the versions a new project pins. */
@@ -65,7 +75,13 @@ const dotted = (file: string) => file.replace(/(^|\/)(gitignore|dev\.vars)$/, "$
 /** The files of a new project on `runtime`, by path relative to it. */
 export async function projectFiles(
   runtime: Runtime,
-  values: { readonly name: string; readonly gptAddress: string; readonly own: OwnManifest },
+  values: {
+    readonly name: string;
+    readonly gptAddress: string;
+    readonly own: OwnManifest;
+    /** How the first address's form is written (`json` by default). */
+    readonly form?: FormStyle;
+  },
 ): Promise<Record<string, string>> {
   const template = RUNTIMES[runtime];
   const fill = {
@@ -91,16 +107,20 @@ export async function projectFiles(
   // when approved, by the spec as written (npm matches a git dependency by its spec, not its name).
   const fromGit = /^(?:git(?:\+[a-z]+)?:|github:|gitlab:|bitbucket:|gist:)/.test(values.gptAddress);
   const allowScripts = [...template.allowScripts, ...(fromGit ? [values.gptAddress] : [])];
+  const codeForm = (values.form ?? "json") !== "json";
   const manifest = {
     name: values.name,
     version: "0.0.0",
     private: true,
     type: "module",
     scripts: { build: "gpt-address build", ...template.scripts, test: "gpt-address build && tsc && vitest run" },
-    engines: { node: template.node },
+    // A form in TypeScript is imported by Node's type stripping (on by default from 22.18).
+    engines: { node: codeForm && template.node === ">=22" ? ">=22.18" : template.node },
     dependencies: { "gpt-address": values.gptAddress, hono: version("hono") },
     devDependencies: Object.fromEntries(
-      ["typescript", "vitest", ...template.devDependencies].sort().map((name) => [name, version(name)]),
+      ["typescript", "vitest", ...template.devDependencies, ...FORM_STYLE_PACKAGES[values.form ?? "json"]]
+        .sort()
+        .map((name) => [name, version(name)]),
     ),
     ...(allowScripts.length > 0 ? { allowScripts: Object.fromEntries(allowScripts.map((name) => [name, true])) } : {}),
   };
@@ -144,10 +164,12 @@ export default defineCommand({
       description: "Where npm gets gpt-address (a tarball, a folder or a git URL; default: the registry)",
       valueHint: "spec",
     },
+    ...formArg,
   },
   async run(context) {
     const io = ioOf(context);
     const runtime = context.args.runtime as Runtime;
+    const form = checkFormStyle(context.args.form);
     if (!Object.hasOwn(RUNTIMES, runtime))
       throw new UsageError(`--runtime must be one of ${runtimeNames.join(", ")}: ${runtime}`);
     const dir = typeof context.args.dir === "string" ? context.args.dir : ".";
@@ -166,12 +188,13 @@ export default defineCommand({
       name: packageName(basename(root)),
       gptAddress: gptAddressSpec(context.args.from, own.version, io.cwd, root),
       own,
+      form,
     });
     for (const [file, text] of Object.entries(files)) {
       await mkdir(dirname(join(root, file)), { recursive: true });
       await writeFile(join(root, file), text);
     }
-    const { written } = await writeAddress(root, FIRST_ADDRESS);
+    const { written } = await writeAddress(root, FIRST_ADDRESS, form);
     for (const file of [...Object.keys(files), ...written.filter((file) => !(file in files))].sort())
       io.stdout(`wrote ${file}\n`);
     const cd = relative(io.cwd, root);

@@ -1,8 +1,11 @@
 /**
- * The build step: every `forms/<name>.json` (an arrival document `{p, m, s}`) becomes a
- * generated ES module `<name>.js` holding the exact bytes GET serves, their entity-tag, the
+ * The build step: every `forms/<name>.json` (an arrival document `{p, m, s}`), and every form
+ * module `forms/<name>.ts` (`.mts`, `.js`, `.mjs`) whose default export is one with `s` a
+ * Standard JSON Schema or a JSON Schema object (form-module.ts), with the shared files its `$ref`s
+ * reach bundled in (shared-files.ts), becomes a generated ES module `<name>.js` holding the exact bytes GET serves, their entity-tag, the
  * HTML page for people and the compiled validator of the same `s` (`<name>.validate.js`),
- * with `<name>.d.ts` beside it declaring the TypeScript type `Act` of an act body. GET and
+ * with `<name>.d.ts` beside it declaring the TypeScript type `Act` of an act body (for a `.ts`
+ * or `.mts` module whose `s` is a library's schema, that library's own input type). GET and
  * POST come from one build of one file (V3). The modules are plain JavaScript: they run on
  * any runtime with no TypeScript loader.
  *
@@ -10,7 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { basename, join, relative } from "node:path";
+import { extname, join, relative } from "node:path";
 import { isJsonObject } from "../json/is-json-object.ts";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { parseJson } from "../json/parse.ts";
@@ -26,10 +29,15 @@ import {
   compileForm,
 } from "./compile-form.ts";
 import { FormError } from "./form-error.ts";
+import { FormFileError } from "./form-file-error.ts";
+import { FORM_MODULE_EXTENSIONS, loadFormModule } from "./form-module.ts";
 import { FORM_NAME } from "./form-name.ts";
 import { checkMetaSchema } from "./meta-schema.ts";
 import { buildArrivalPage } from "./page.ts";
+import { type Bundled, bundleSharedFiles } from "./shared-files.ts";
 import { upgradeForm } from "./upgrade.ts";
+
+export { FormFileError };
 
 /** Where the build reads forms and writes modules; paths are absolute or relative to `root`. */
 export interface BuildFormsOptions {
@@ -49,24 +57,6 @@ export interface BuildFormsOptions {
    * error-level finding then fails the build like any other broken form. Off when absent.
    */
   readonly onLint?: (file: string, findings: ReadonlyArray<Finding>) => void;
-}
-
-/** One form file that cannot be built, with the place and the rule it breaks. */
-export class FormFileError extends Error {
-  override readonly name = "FormFileError";
-  /** The form file, relative to the project root. */
-  readonly file: string;
-  /** JSON Pointer into the form file (`/s/properties/title/maxLength`). */
-  readonly pointer: string;
-  /** What is wrong, in words. */
-  readonly rule: string;
-
-  constructor(file: string, pointer: string, rule: string, options?: ErrorOptions) {
-    super(`${file}#${pointer}: ${rule}`, options);
-    this.file = file;
-    this.pointer = pointer;
-    this.rule = rule;
-  }
 }
 
 /** What one built form produced. */
@@ -92,6 +82,18 @@ export interface BuiltForm {
    * either way.
    */
   readonly typeFallback: string | null;
+  /** The shared files bundled into the form (`forms/shared/address.json`), relative to the project root. */
+  readonly sharedFiles: ReadonlyArray<string>;
+}
+
+/** The extensions of form files: JSON, or a module (form-module.ts). */
+const FORM_EXTENSIONS: ReadonlyArray<string> = [".json", ...FORM_MODULE_EXTENSIONS];
+
+/** The name of a form file (`page.json`, `page.ts` → `page`), or null when it is no form file (`x.d.ts`, `notes.md`). */
+export function formNameOf(file: string): string | null {
+  const extension = extname(file);
+  if (!FORM_EXTENSIONS.includes(extension) || /\.d\.m?ts$/.test(file)) return null;
+  return file.slice(0, -extension.length);
 }
 
 /**
@@ -106,13 +108,23 @@ export interface BuiltForm {
 export async function buildForms(options: BuildFormsOptions): Promise<BuiltForm[]> {
   const formsDir = join(options.root, options.formsDir ?? "forms");
   const outDir = join(options.root, options.outDir ?? join("src", "generated"));
-  const files = (await readdir(formsDir)).filter((file) => file.endsWith(".json")).sort();
+  const files = (await readdir(formsDir)).filter((file) => formNameOf(file) !== null).sort();
   const outputs: { built: BuiltForm; files: Record<string, string> }[] = [];
+  const named = new Map<string, string>();
   for (const file of files) {
     const path = join(formsDir, file);
+    const name = formNameOf(file) as string;
+    const twin = named.get(name);
+    if (twin !== undefined)
+      throw new FormFileError(
+        relative(options.root, path),
+        "",
+        `${relative(options.root, join(formsDir, twin))} is the same form: one file per name`,
+      );
+    named.set(name, file);
     try {
-      const output = await buildForm(path, options.root, outDir, options.typesFrom ?? "gpt-address");
-      if (options.onLint !== undefined) await lintBuilt(path, output.built.file, options.onLint);
+      const output = await buildForm(path, options.root, formsDir, outDir, options.typesFrom ?? "gpt-address");
+      if (options.onLint !== undefined) await lintBuilt(output.lint, options.onLint);
       outputs.push(output);
     } catch (error) {
       if (error instanceof FormFileError) throw error;
@@ -146,19 +158,59 @@ async function readFormFile(path: string, file: string): Promise<Uint8Array> {
   }
 }
 
-/** Lints one built form: hands over the findings, then fails on the first error-level one. */
-async function lintBuilt(path: string, file: string, onLint: NonNullable<BuildFormsOptions["onLint"]>) {
-  // Loaded only when asked for: the linter brings the ReDoS checker along.
-  const { lintBytes } = await import("../lint/lint-form.ts");
-  const findings = await lintBytes(await readFormFile(path, file));
-  onLint(file, findings);
-  const error = findings.find((finding) => finding.severity === "error");
-  if (error !== undefined) throw new FormFileError(file, error.pointer, `${error.message} (lint rule ${error.rule})`);
+/**
+ * What the linter reads of one form: the form file's bytes, or for a module or a form with shared
+ * files the text of the document built from them, whose pointers `locate` maps back to the files.
+ */
+interface LintInput {
+  readonly file: string;
+  readonly bytes: Uint8Array;
+  readonly locate: Bundled["locate"];
+  /** The library `s` was written with (form-module.ts), whose own spelling a failure names. */
+  readonly vendor: string | null;
 }
 
-async function buildForm(path: string, root: string, outDir: string, typesFrom: string) {
+/** How to say in each library what an error-level lint rule asks for. */
+const libraryHints: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  zod: { "use-closed-object": "in zod: z.strictObject({…}), as z.object lets other members through" },
+  valibot: {
+    "use-closed-object": "in valibot: v.strictObject({…})",
+    "use-max-items": "in valibot: v.strictTuple([…]) for a tuple, v.maxLength(n) in the array's pipe",
+  },
+  arktype: { "use-closed-object": 'in ArkType: "+": "reject" among the keys' },
+};
+
+/**
+ * Lints one built form: hands over the findings (pointers into the file each came from; the
+ * linter reads a shared file's part where the form embeds it), then fails on the first
+ * error-level one.
+ */
+async function lintBuilt(input: LintInput, onLint: NonNullable<BuildFormsOptions["onLint"]>) {
+  // Loaded only when asked for: the linter brings the ReDoS checker along.
+  const { lintBytes } = await import("../lint/lint-form.ts");
+  const findings = (await lintBytes(input.bytes)).map((finding) => {
+    const { file, pointer } = input.locate(finding.pointer);
+    return file === input.file ? { finding, file } : { finding: { ...finding, pointer }, file };
+  });
+  const byFile = new Map<string, Finding[]>();
+  for (const { finding, file } of findings) byFile.set(file, [...(byFile.get(file) ?? []), finding]);
+  if (byFile.size === 0) byFile.set(input.file, []);
+  for (const [file, list] of byFile) onLint(file, list);
+  const error = findings.find(({ finding }) => finding.severity === "error");
+  if (error !== undefined) {
+    const hint = input.vendor === null ? undefined : libraryHints[input.vendor]?.[error.finding.rule];
+    throw new FormFileError(
+      error.file,
+      error.finding.pointer,
+      `${error.finding.message}${hint === undefined ? "" : ` (${hint})`} (lint rule ${error.finding.rule})`,
+    );
+  }
+}
+
+async function buildForm(path: string, root: string, formsDir: string, outDir: string, typesFrom: string) {
   const file = relative(root, path);
-  const name = basename(path, ".json");
+  const extension = extname(path);
+  const name = formNameOf(file.split(/[\\/]/).at(-1) ?? file) as string;
   if (!FORM_NAME.test(name)) {
     throw new FormFileError(
       file,
@@ -171,22 +223,32 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
   }
   const bytes = await readFormFile(path, file);
   let document: unknown;
-  try {
-    // A form file's bounds may be int64 and larger: kept exact (bigint), never rounded.
-    document = parseJson(bytes, { maxDepth: 256, bigIntegers: true });
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) {
-      throw new FormFileError(file, "", `not strict JSON: ${error.messageIn(bytes)}`);
+  let vendor: string | null = null;
+  if (extension !== ".json") ({ document, vendor } = await loadFormModule(path, file, bytes));
+  else {
+    try {
+      // A form file's bounds may be int64 and larger: kept exact (bigint), never rounded.
+      document = parseJson(bytes, { maxDepth: 256, bigIntegers: true });
+    } catch (error) {
+      if (error instanceof JsonSyntaxError) {
+        throw new FormFileError(file, "", `not strict JSON: ${error.messageIn(bytes)}`);
+      }
+      throw error;
     }
-    throw error;
   }
   const arrival = checkArrival(file, document);
   upgradeArrival(file, arrival);
+  const bundled = await bundleSharedFiles(arrival.s, { root, path, formsDir, at: "/s" });
+  arrival.s = bundled.schema;
+  /** A FormFileError at a pointer of the arrival document, in the file that part came from. */
+  const located = (pointer: string, rule: string) => {
+    const at = bundled.locate(pointer);
+    return new FormFileError(at.file, at.pointer, rule);
+  };
   const violations = checkMetaSchema(arrival.s);
   const violation = violations[0];
   if (violation) {
-    throw new FormFileError(
-      file,
+    throw located(
       `/s${violation.pointer}`,
       `not a valid JSON Schema 2020-12 (meta-schema ${violation.keywordLocation}: ${violation.error})`,
     );
@@ -214,13 +276,20 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
     const bytes = admittedBytes(arrival.s);
     maxBytes = bytes !== null && Number.isSafeInteger(bytes) ? bytes : null;
   } catch (error) {
-    if (error instanceof FormError) throw new FormFileError(file, `/s${error.pointer}`, error.message);
+    if (error instanceof FormError)
+      throw located(
+        `/s${error.pointer}`,
+        error.code === "remote-ref" ? `${error.message}; ${VENDOR_HINT}` : error.message,
+      );
     throw error;
   }
   const arrivalText = stringifyJson(document);
   const { html: page, contentSecurityPolicy } = buildArrivalPage(arrival, { name, validator: validatorSource });
   const appPage = buildArrivalPage(arrival, { name, validator: validatorSource, mode: "mcp-app" }).html;
-  const actType = await generateActType(arrival.s);
+  const actType =
+    vendor !== null && [".ts", ".mts"].includes(extension)
+      ? libraryActType(relative(outDir, path), vendor)
+      : await generateActType(arrival.s);
   const header = `// Code generated by gpt-address build from ${file}. DO NOT EDIT.\n// form sha256: ${sha256Hex(bytes)}\n`;
   const module = [
     header,
@@ -267,15 +336,45 @@ async function buildForm(path: string, root: string, outDir: string, typesFrom: 
     maxItems,
     maxBytes,
     typeFallback: actType.fallback,
+    sharedFiles: bundled.files,
   };
+  const plain = extension === ".json" && bundled.files.length === 0;
   return {
     built,
+    lint: {
+      file,
+      bytes: plain ? bytes : new TextEncoder().encode(arrivalText),
+      locate: bundled.locate,
+      vendor,
+    } satisfies LintInput,
     files: {
       [`${name}.js`]: module,
       [`${name}.d.ts`]: declarations,
       [`${name}.validate.js`]: validatorSource,
       [`${name}.validate.d.ts`]: validatorDeclarations,
     },
+  };
+}
+
+/** How a schema found at a URL becomes part of a form: said with every remote-ref refusal. */
+const VENDOR_HINT =
+  'to use it, save a copy under forms/shared/ and $ref it by a path relative to the form file ("./shared/name.json#/$defs/x"), which the build bundles into the form';
+
+/**
+ * The `Act` type of a form module whose `s` is a library's schema: the library's own input type
+ * (Standard Schema's `InferInput`), through a type-only import of the module, so that nothing of
+ * the library reaches the generated JavaScript.
+ */
+function libraryActType(modulePath: string, vendor: string): { declarations: string; fallback: null } {
+  const specifier = modulePath.split("\\").join("/");
+  return {
+    declarations: [
+      `import type source from ${JSON.stringify(specifier.startsWith(".") ? specifier : `./${specifier}`)};`,
+      "",
+      `/** What the form's ${vendor} schema accepts: its input type (Standard Schema's InferInput). */`,
+      `export type ${ACT_TYPE_NAME} = NonNullable<(typeof source)["s"]["~standard"]["types"]>["input"];`,
+    ].join("\n"),
+    fallback: null,
   };
 }
 

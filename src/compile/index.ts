@@ -22,4 +22,5 @@ export {
 } from "./compile-form.ts";
 export { FormError, type FormErrorCode } from "./form-error.ts";
 export { checkMetaSchema, type MetaSchemaViolation } from "./meta-schema.ts";
+export type { FormSource, StandardInput, StandardJsonSchema } from "./standard-schema.ts";
 export { type Unrolled, unroll } from "./unroll.ts";

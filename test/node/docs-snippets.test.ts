@@ -5,7 +5,8 @@
  * document and runtime, one project with that document's snippets written into it, then
  *
  * - `npm run build` (`gpt-address build`) builds and lints its forms, a JSON snippet under
- *   `forms/` included;
+ *   `forms/` included, and a form module (`forms/x.ts`, its schema library installed by
+ *   `gpt-address new --form` in the projects' shared install);
  * - the project's own `tsc` typechecks it, every TypeScript snippet included;
  * - a `run` snippet runs with node and exits 0;
  * - a `GET` snippet is served, and the path answers 200: on Node `node <file>` (`src/server.ts`
@@ -101,6 +102,9 @@ beforeAll(async () => {
   ({ tarball, env: userEnv } = await userTool(scratch));
   for (const runtime of new Set(groups.map((group) => group.runtime))) {
     const project = await init(`installed-${runtime}`, runtime);
+    // The schema libraries a form as code imports (docs/address.md), as `new --form` adds them.
+    for (const form of ["zod", "valibot", "arktype"])
+      await run("gpt-address", ["new", `with-${form}`, "--dir", project, "--form", form], { cwd: scratch, env: userEnv });
     await npm(project, ["install"], { env: userEnv });
     installed.set(runtime, join(project, "node_modules"));
   }
