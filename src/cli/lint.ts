@@ -6,13 +6,17 @@
  * @module
  */
 import { readFile } from "node:fs/promises";
-import { relative, resolve } from "node:path";
+import { dirname, extname, relative, resolve } from "node:path";
 import { defineCommand } from "citty";
 import { fromLintProfile } from "../client/lint-profile.ts";
 import { projectForm } from "../client/projection.ts";
+import { readArrival } from "../compile/build-forms.ts";
 import { FormDocument } from "../compile/document.ts";
+import { FormFileError } from "../compile/form-file-error.ts";
+import { FORM_MODULE_EXTENSIONS } from "../compile/form-module.ts";
 import { upgradeForm } from "../compile/upgrade.ts";
 import { parseJson } from "../json/parse.ts";
+import { stringifyJson } from "../json/stringify.ts";
 import { profiles, resolveProfile } from "../lint/actors/index.ts";
 import type { ActorProfile } from "../lint/actors/profile.ts";
 import { type ActorRow, actorRows, renderActorTable } from "../lint/actors/table.ts";
@@ -43,6 +47,36 @@ async function readForm(path: string, shown: string): Promise<Uint8Array> {
 }
 
 /**
+ * What the linter reads of a form file, as the build reads it (`readArrival`): a JSON form's own
+ * bytes (its syntax and duplicate names are findings then), or, for a form module
+ * (`forms/<name>.ts`, a zod, valibot or ArkType `s` written as JSON Schema) or a JSON form with
+ * `$ref`s to shared files (bundled into `$defs`), the JSON text of the document the build
+ * publishes, whose pointers the findings use.
+ *
+ * @returns the bytes to lint, or the FormFileError that stops the build (a module that cannot be
+ *   imported, a missing shared file), which becomes a `valid-form` finding.
+ */
+async function readLintInput(path: string, file: string, cwd: string): Promise<Uint8Array | FormFileError> {
+  if (extname(path) === ".json") {
+    const bytes = await readForm(path, file);
+    try {
+      const { arrival, bundled } = await readArrival(path, cwd, dirname(path));
+      return bundled.files.length === 0 ? bytes : new TextEncoder().encode(stringifyJson(arrival));
+    } catch {
+      return bytes; // what stops the build in a JSON form, the linter reports itself
+    }
+  }
+  if (!FORM_MODULE_EXTENSIONS.includes(extname(path))) return readForm(path, file);
+  try {
+    const { arrival } = await readArrival(path, cwd, dirname(path));
+    return new TextEncoder().encode(stringifyJson(arrival));
+  } catch (error) {
+    if (error instanceof FormFileError) return error;
+    throw error;
+  }
+}
+
+/**
  * The rows of the actor table for the projections of `schema`: each actor judges the form as the
  * client sends it to that actor (what the projection drops is enforced by the local check).
  */
@@ -67,7 +101,19 @@ export async function lintFiles(
   for (const path of paths) {
     const absolute = resolve(cwd, path);
     const file = relative(cwd, absolute) || path;
-    const bytes = await readForm(absolute, file);
+    const read = await readLintInput(absolute, file, cwd);
+    if (read instanceof FormFileError) {
+      const finding = {
+        rule: "valid-form",
+        messageId: "unreadable",
+        pointer: read.pointer,
+        severity: "error",
+        message: read.file === file ? read.rule : `${read.file}#${read.pointer}: ${read.rule}`,
+      } as const;
+      results.push({ file, findings: [finding] });
+      continue;
+    }
+    const bytes = read;
     const findings = await lintBytes(bytes, { actors: selected });
     if (findings.some((finding) => finding.rule === "valid-form")) {
       results.push({ file, findings });
@@ -132,7 +178,11 @@ export default defineCommand({
       "Lint form files: attack surface (S2), vocabulary (F2-F4), mistakes; --actors adds each actor's support. Exit 0 clean, 1 errors, 2 usage or unreadable input.",
   },
   args: {
-    files: { type: "positional", description: "Form files (arrival documents {p, m, s})", valueHint: "form.json…" },
+    files: {
+      type: "positional",
+      description: "Form files: arrival documents {p, m, s} (forms/<name>.json) or form modules (forms/<name>.ts, .js)",
+      valueHint: "form.json…",
+    },
     ...formatArg,
     actors: {
       type: "boolean",

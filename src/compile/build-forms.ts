@@ -207,20 +207,25 @@ async function lintBuilt(input: LintInput, onLint: NonNullable<BuildFormsOptions
   }
 }
 
-async function buildForm(path: string, root: string, formsDir: string, outDir: string, typesFrom: string) {
+/**
+ * A form file as the build reads it, before compiling: a JSON form parsed strictly (int64 bounds
+ * kept as `bigint`) or a form module imported and its `s` written as JSON Schema
+ * (form-module.ts), checked as an arrival document (A2), upgraded to 2020-12 from an older draft
+ * (upgrade.ts), and its `$ref`s to shared files bundled into `$defs` (shared-files.ts). The
+ * linter reads form files the same way (`gpt-address lint`).
+ *
+ * @param path - the form file, absolute.
+ * @param root - the project folder, which file names are relative to.
+ * @param formsDir - the form files' folder, absolute.
+ * @throws FormFileError naming the file and pointer of what could not be read.
+ */
+export async function readArrival(
+  path: string,
+  root: string,
+  formsDir: string,
+): Promise<{ arrival: ArrivalDocument; vendor: string | null; bundled: Bundled; bytes: Uint8Array }> {
   const file = relative(root, path);
   const extension = extname(path);
-  const name = formNameOf(file.split(/[\\/]/).at(-1) ?? file) as string;
-  if (!FORM_NAME.test(name)) {
-    throw new FormFileError(
-      file,
-      "",
-      `a form's file name must match ${FORM_NAME.source} (it becomes a path and a module name)`,
-    );
-  }
-  if (name === "forms") {
-    throw new FormFileError(file, "", "a form cannot be named forms: forms.js is the generated index of all forms");
-  }
   const bytes = await readFormFile(path, file);
   let document: unknown;
   let vendor: string | null = null;
@@ -240,6 +245,24 @@ async function buildForm(path: string, root: string, formsDir: string, outDir: s
   upgradeArrival(file, arrival);
   const bundled = await bundleSharedFiles(arrival.s, { root, path, formsDir, at: "/s" });
   arrival.s = bundled.schema;
+  return { arrival, vendor, bundled, bytes };
+}
+
+async function buildForm(path: string, root: string, formsDir: string, outDir: string, typesFrom: string) {
+  const file = relative(root, path);
+  const extension = extname(path);
+  const name = formNameOf(file.split(/[\\/]/).at(-1) ?? file) as string;
+  if (!FORM_NAME.test(name)) {
+    throw new FormFileError(
+      file,
+      "",
+      `a form's file name must match ${FORM_NAME.source} (it becomes a path and a module name)`,
+    );
+  }
+  if (name === "forms") {
+    throw new FormFileError(file, "", "a form cannot be named forms: forms.js is the generated index of all forms");
+  }
+  const { arrival, vendor, bundled, bytes } = await readArrival(path, root, formsDir);
   /** A FormFileError at a pointer of the arrival document, in the file that part came from. */
   const located = (pointer: string, rule: string) => {
     const at = bundled.locate(pointer);
@@ -283,7 +306,7 @@ async function buildForm(path: string, root: string, formsDir: string, outDir: s
       );
     throw error;
   }
-  const arrivalText = stringifyJson(document);
+  const arrivalText = stringifyJson(arrival);
   const { html: page, contentSecurityPolicy } = buildArrivalPage(arrival, { name, validator: validatorSource });
   const appPage = buildArrivalPage(arrival, { name, validator: validatorSource, mode: "mcp-app" }).html;
   const actType =

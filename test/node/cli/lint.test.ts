@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -230,5 +230,62 @@ describe("gpt-address lint (S2, F2-F4, mistakes) on forms that are not part of t
       (error: { code?: number }) => error.code,
     );
     expect(failed).toBe(1);
+  });
+});
+
+describe("gpt-address lint reads form modules and shared files as the build does (issue 33)", () => {
+  let project = "";
+  beforeAll(async () => {
+    project = await mkdtemp(join(tmpdir(), "gpt-address-lint-modules-"));
+    await mkdir(join(project, "shared"));
+    await symlink(join(import.meta.dirname, "../../../node_modules"), join(project, "node_modules"), "dir");
+    await writeFile(join(project, "package.json"), '{ "type": "module" }\n');
+    const closed = { type: "object", properties: { a: { type: "string", maxLength: 9 } }, additionalProperties: false };
+    await writeFile(
+      join(project, "open.mjs"),
+      `export default { p: ${JSON.stringify(p)}, m: [], s: { type: "object", properties: { a: { type: "string", maxLength: 9 } } } };\n`,
+    );
+    await writeFile(
+      join(project, "strict.ts"),
+      `import { z } from "zod";\nexport default { p: ${JSON.stringify(p)}, m: [], s: z.strictObject({ a: z.string().max(9) }) };\n`,
+    );
+    await writeFile(
+      join(project, "loose.ts"),
+      `import { z } from "zod";\nexport default { p: ${JSON.stringify(p)}, m: [], s: z.object({ a: z.string().max(9) }) };\n`,
+    );
+    await writeFile(join(project, "broken.mjs"), 'throw new Error("no form here");\n');
+    await writeFile(join(project, "shared", "point.json"), JSON.stringify(closed));
+    await writeFile(
+      join(project, "uses-shared.json"),
+      JSON.stringify({ p, m: [], s: { $ref: "./shared/point.json" } }),
+    );
+  });
+  afterAll(async () => {
+    await rm(project, { recursive: true, force: true });
+  });
+
+  const lint = async (file: string) => {
+    const run = await runCli(["lint", "--format", "json", file], project);
+    const [result] = JSON.parse(run.stdout) as LintedFile[];
+    return { code: run.code, findings: result?.findings.map((finding) => `${finding.rule} ${finding.pointer}`) };
+  };
+
+  it("a module's s (a JSON Schema object, or zod's 2020-12) is linted: an open object fails, a closed one is clean", async () => {
+    expect(await lint("open.mjs")).toEqual({ code: 1, findings: ["use-closed-object /s"] });
+    expect(await lint("loose.ts")).toEqual({ code: 1, findings: ["use-closed-object /s"] });
+    expect(await lint("strict.ts")).toEqual({ code: 0, findings: [] });
+  });
+
+  it("a module that cannot be imported is one valid-form finding that says why", async () => {
+    const run = await runCli(["lint", "--format", "json", "broken.mjs"], project);
+    const [result] = JSON.parse(run.stdout) as LintedFile[];
+    expect(run.code).toBe(1);
+    expect(result?.findings).toHaveLength(1);
+    expect(result?.findings[0]).toMatchObject({ rule: "valid-form", severity: "error" });
+    expect(result?.findings[0]?.message).toContain("no form here");
+  });
+
+  it("a $ref to a shared file is bundled, not a remote-ref finding", async () => {
+    expect(await lint("uses-shared.json")).toEqual({ code: 0, findings: [] });
   });
 });
