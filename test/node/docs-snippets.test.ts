@@ -104,7 +104,10 @@ beforeAll(async () => {
     const project = await init(`installed-${runtime}`, runtime);
     // The schema libraries a form as code imports (docs/address.md), as `new --form` adds them.
     for (const form of ["zod", "valibot", "arktype"])
-      await run("gpt-address", ["new", `with-${form}`, "--dir", project, "--form", form], { cwd: scratch, env: userEnv });
+      await run("gpt-address", ["new", `with-${form}`, "--dir", project, "--form", form], {
+        cwd: scratch,
+        env: userEnv,
+      });
     await npm(project, ["install"], { env: userEnv });
     installed.set(runtime, join(project, "node_modules"));
   }
