@@ -32,14 +32,17 @@ import { type SqlDriver, SqlRuns, type SqlValue } from "./sql.ts";
 
 /** The subset of a prepared statement that both `node:sqlite` and `bun:sqlite` provide. */
 export interface SqliteStatement {
-  /** The first row, or `undefined` (Node) / `null` (Bun). */
+  /** Runs the statement and returns its first row, or `undefined` (Node) / `null` (Bun). */
   get(...parameters: SqlValue[]): unknown;
+  /** Runs the statement for its effect. */
   run(...parameters: SqlValue[]): unknown;
 }
 
 /** The subset of a database handle that both `node:sqlite` and `bun:sqlite` provide. */
 export interface SqliteDatabase {
+  /** Executes one or more statements with no parameters. */
   exec(sql: string): unknown;
+  /** Compiles one statement. */
   prepare(sql: string): SqliteStatement;
 }
 

@@ -4,33 +4,20 @@
  * The store takes an open database rather than opening one, so this file imports neither
  * module: the runtime entry (`examples/pages/node.ts`, `examples/pages/bun.ts`) opens the
  * database with its own runtime's driver and hands it over. Both drivers offer the same
- * `prepare(sql).get(...)` / `.run(...)` subset described by {@link SqliteDatabase}.
+ * `prepare(sql).get(...)` / `.run(...)` subset described by {@link SqliteDatabase}, the one
+ * the run store (`gpt-address/run/sqlite`) takes.
  *
  * @module
  */
 import { accessSync, constants, existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+
+import type { SqlValue } from "../../../src/run/sql.ts";
+import type { SqliteDatabase, SqliteStatement } from "../../../src/run/sqlite.ts";
 import { StartupError } from "../startup.ts";
 import { DEFAULT_PAGE_LIMITS, type PageLimits, PageQuotaExceeded, type PageStore, pageSize } from "../store.ts";
 
-/** A value bound to a statement's `?` parameter. */
-export type SqliteValue = string | number | null;
-
-/** The subset of a prepared statement that both `node:sqlite` and `bun:sqlite` provide. */
-export interface SqliteStatement {
-  /** Runs the statement and returns its first row, or `undefined` (Node) / `null` (Bun). */
-  get(...parameters: SqliteValue[]): unknown;
-  /** Runs the statement for its effect. */
-  run(...parameters: SqliteValue[]): unknown;
-}
-
-/** The subset of a database handle that both `node:sqlite` and `bun:sqlite` provide. */
-export interface SqliteDatabase {
-  /** Executes one or more statements with no parameters. */
-  exec(sql: string): unknown;
-  /** Compiles one statement. */
-  prepare(sql: string): SqliteStatement;
-}
+export type { SqliteDatabase, SqliteStatement, SqlValue as SqliteValue };
 
 /**
  * How long a statement waits for another process's write lock before failing with "database
