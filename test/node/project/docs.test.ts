@@ -25,8 +25,11 @@ const documents = [
     .map((entry) => `src/${entry.name}/README.md`),
 ];
 
-/** Paths the text tells the reader to create (README, "Add an address"), or that the build writes. */
-const notInTheRepository = new Set(["forms/greeting.json", "examples/pages/greeting.ts"]);
+/**
+ * Paths the text tells the reader to create (README, "Add an address"; docs/address.md, a folder
+ * of shared files), or that the build writes.
+ */
+const notInTheRepository = new Set(["forms/greeting.json", "examples/pages/greeting.ts", "forms/shared/"]);
 
 const generated =
   /^(dist|examples\/pages\/generated|src\/mcp\/generated|bench\/results|worker-configuration\.d\.ts)(\/|$)/;
