@@ -1,14 +1,19 @@
 /**
  * `gpt-address unroll <form.json> --depth N`: rewrites the form's recursive definitions into N
  * levels, the last without the recursive alternative (draft "Bounded Recursion"), and prints
- * the form file (or writes it with `--out`).
+ * the form file (or writes it with `--out`). A form module (`forms/<name>.ts`, a zod, valibot or
+ * ArkType `s`) is read as the build reads it (`readArrival`: imported, its `s` written as JSON
+ * Schema, shared files bundled), and its unrolled form printed as JSON, to be saved as
+ * `forms/<name>.json` in place of the module.
  *
  * @module
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { dirname, extname, resolve } from "node:path";
 import { defineCommand } from "citty";
+import { FormFileError, readArrival } from "../compile/build-forms.ts";
 import { FormError } from "../compile/form-error.ts";
+import { FORM_MODULE_EXTENSIONS } from "../compile/form-module.ts";
 import { unroll } from "../compile/unroll.ts";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { parseJson } from "../json/parse.ts";
@@ -31,19 +36,29 @@ export default defineCommand({
     if (!/^[1-9][0-9]*$/.test(String(context.args.depth)))
       throw new UsageError(`--depth must be a positive integer, not ${JSON.stringify(context.args.depth)}`);
     const path = resolve(io.cwd, context.args.form);
-    let bytes: Uint8Array;
-    try {
-      bytes = new Uint8Array(await readFile(path));
-    } catch {
-      throw new UsageError(`cannot read ${context.args.form}`);
-    }
     let file: unknown;
-    try {
-      file = parseJson(bytes, { maxDepth: 256 });
-    } catch (error) {
-      if (!(error instanceof JsonSyntaxError)) throw error;
-      io.stderr(`${context.args.form}: not strict JSON at byte ${error.offset}: ${error.message}\n`);
-      return exitCodes.findings;
+    if (FORM_MODULE_EXTENSIONS.includes(extname(path))) {
+      try {
+        file = (await readArrival(path, io.cwd, dirname(path))).arrival;
+      } catch (error) {
+        if (!(error instanceof FormFileError)) throw error;
+        io.stderr(`${error.message}\n`);
+        return exitCodes.findings;
+      }
+    } else {
+      let bytes: Uint8Array;
+      try {
+        bytes = new Uint8Array(await readFile(path));
+      } catch {
+        throw new UsageError(`cannot read ${context.args.form}`);
+      }
+      try {
+        file = parseJson(bytes, { maxDepth: 256 });
+      } catch (error) {
+        if (!(error instanceof JsonSyntaxError)) throw error;
+        io.stderr(`${context.args.form}: not strict JSON at byte ${error.offset}: ${error.message}\n`);
+        return exitCodes.findings;
+      }
     }
     const arrival = typeof file === "object" && file !== null && !Array.isArray(file) && "s" in file;
     const schema = arrival ? (file as { s: unknown }).s : file;

@@ -3,15 +3,17 @@
  * in JSON Schema 2020-12 (src/compile/upgrade.ts) and writes it back (or to `--out`), printing
  * what the upgrade reports. A keyword whose meaning changed between the drafts (a sibling of
  * `$ref`, a keyword the draft did not define) is removed, which keeps the draft's meaning, and
- * reported: exit 1 then, so that its author decides.
+ * reported: exit 1 then, so that its author decides. A form module (`forms/<name>.ts`) is code,
+ * not rewritten: the build upgrades its `s` as it reads it (a usage error says so).
  *
  * @module
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { extname, resolve } from "node:path";
 import { defineCommand } from "citty";
 import { type Dialect, dialectOf, olderDialects } from "../compile/dialects.ts";
 import { FormError } from "../compile/form-error.ts";
+import { FORM_MODULE_EXTENSIONS } from "../compile/form-module.ts";
 import { upgradeForm } from "../compile/upgrade.ts";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { parseJson } from "../json/parse.ts";
@@ -40,6 +42,10 @@ export default defineCommand({
     if (from !== undefined && !(olderDialects as ReadonlyArray<string>).includes(from))
       throw new UsageError(`--from must be one of ${olderDialects.join(", ")}, not ${JSON.stringify(from)}`);
     const path = resolve(io.cwd, name);
+    if (FORM_MODULE_EXTENSIONS.includes(extname(path)))
+      throw new UsageError(
+        `${name} is a form module: upgrade rewrites JSON files; the build upgrades a module's s from the $schema it declares as it reads it (a zod, valibot or ArkType s is 2020-12 already)`,
+      );
     let bytes: Uint8Array;
     try {
       bytes = new Uint8Array(await readFile(path));

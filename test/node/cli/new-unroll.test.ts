@@ -91,6 +91,20 @@ describe("gpt-address unroll <form.json> --depth N", () => {
     expect((await runCli(["unroll", "--help"], folder)).stdout).toContain("--depth");
   });
 
+  it("reads a form module as the build does and prints its unrolled form as JSON; a module that fails to import exits 1 naming it", async () => {
+    await writeFile(join(folder, "tree.mjs"), `export default ${JSON.stringify(tree)};\n`);
+    const run = await runCli(["unroll", "tree.mjs", "--depth", "2"], folder);
+    expect(run.code).toBe(0);
+    const unrolled = JSON.parse(run.stdout);
+    expect(unrolled.p).toBe(tree.p);
+    expect(Object.keys(unrolled.s.$defs)).toEqual(["node", "node_2"]);
+    await writeFile(join(folder, "broken.mjs"), "export default {;\n");
+    const broken = await runCli(["unroll", "broken.mjs", "--depth", "2"], folder);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain("broken.mjs#");
+    expect(broken.stdout).toBe("");
+  });
+
   it("a form the compiler refuses exits 1, naming the file and the pointer", async () => {
     await writeFile(join(folder, "refused.json"), JSON.stringify({ ...tree, s: { $ref: "#/$defs/none" } }));
     const run = await runCli(["unroll", "refused.json", "--depth", "2"], folder);

@@ -86,6 +86,12 @@ describe("gpt-address upgrade <form.json>", () => {
     expect((await runCli(["upgrade", "old.json", "--from", "draft-03"], folder)).code).toBe(2);
     expect((await runCli(["upgrade", "missing.json"], folder)).code).toBe(2);
     expect((await runCli(["upgrade", "--help"], folder)).stdout).toContain("--from");
+    await writeFile(join(folder, "module.mjs"), `export default ${JSON.stringify(draft07)};\n`);
+    const module = await runCli(["upgrade", "module.mjs"], folder);
+    expect(module.code).toBe(2);
+    expect(module.stderr).toContain("module.mjs is a form module");
+    expect(await readFile(join(folder, "module.mjs"), "utf8")).toBe(`export default ${JSON.stringify(draft07)};\n`);
+
     await writeFile(
       join(folder, "dynamic.json"),
       JSON.stringify({ $schema: "https://json-schema.org/draft/2019-09/schema", items: { $recursiveRef: "x" } }),
