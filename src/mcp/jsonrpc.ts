@@ -49,3 +49,10 @@ export function resultText(id: RequestId, result: string): string {
 export function errorText(id: RequestId | null, error: RpcError): string {
   return JSON.stringify({ jsonrpc: "2.0", id, error });
 }
+
+/** The `id` of something that is not a valid message, when it has a usable one; else `null`. */
+export function readId(value: unknown): RequestId | null {
+  if (value === null || typeof value !== "object" || !Object.hasOwn(value, "id")) return null;
+  const id = (value as { id: unknown }).id;
+  return typeof id === "string" || Number.isSafeInteger(id) ? (id as RequestId) : null;
+}

@@ -14,7 +14,9 @@
  * @module
  */
 import type { Context, Env } from "hono";
-import { ActDeclined, encodeConsequence } from "../address/act.ts";
+import type { ActDeclined } from "../address/act.ts";
+import type { ActLogCode } from "../address/act-log.ts";
+import { performAct } from "../address/perform.ts";
 import type { RejectionCode } from "../address/rejection.ts";
 import { validateAct } from "../address/verification.ts";
 import { INVALID_PARAMS, type RequestId, type RpcError } from "./jsonrpc.ts";
@@ -26,6 +28,7 @@ import {
   isToolsCallParams,
   isToolsListParams,
 } from "./messages.ts";
+import type { McpOptions } from "./options.ts";
 import type { Tools } from "./tools.ts";
 
 /** The revisions before 2026-07-28, newest first: they begin with `initialize`. */
@@ -55,11 +58,6 @@ export interface Endpoint<E extends Env = Env> {
   readonly development: boolean;
   /** Reports a rejected act (as `onReject` of `address()`); never throws. */
   readonly reject: (request: Request, code: RejectionCode, reason: string) => void;
-  /**
-   * Reports an act whose handler threw, for the request's log entry: `fault`, or `declined`
-   * for an `ActDeclined`; never throws.
-   */
-  readonly fault: (request: Request, code?: "fault" | "declined") => void;
 }
 
 /** One request as a method sees it, after the message was read, parsed and validated. */
@@ -70,8 +68,21 @@ export interface Call<E extends Env = Env> {
   readonly c: Context<E>;
 }
 
-/** A method's answer: the JSON text of its result object, or a JSON-RPC error. */
-export type Answer = { readonly result: string } | { readonly error: RpcError };
+/**
+ * A method's answer: the JSON text of its result object, or a JSON-RPC error. A tool call's
+ * result that was not acted on carries the code its log entry gives (`schema`, `declined`,
+ * `fault`); absent, the act was performed.
+ */
+export type Answer = { readonly result: string; readonly code?: ActLogCode } | { readonly error: RpcError };
+
+/** The members of a result object (without braces) that was not acted on, and why. */
+interface Unacted {
+  readonly members: string;
+  readonly code: ActLogCode;
+}
+
+/** What a method's body returns: members of its result, members not acted on, or an answer. */
+type Members = string | Unacted | Answer;
 
 /** A method of a revision. */
 export type Method<E extends Env = Env> = (call: Call<E>, endpoint: Endpoint<E>) => Answer | Promise<Answer>;
@@ -101,6 +112,29 @@ export interface Revision<E extends Env = Env> {
   readonly version: ProtocolVersion;
   readonly modern: boolean;
   readonly methods: ReadonlyMap<string, Method<E>>;
+}
+
+/**
+ * The endpoint its methods see, built once by `mcp()`.
+ *
+ * @param options - `name`, `version`, `title` (`serverInfo`), `instructions` and `development`.
+ * @param ttlMs - the resolved `ttlMs` (`messageLimits`).
+ * @param reject - the endpoint's reporter's `reject`.
+ */
+export function endpointOf<E extends Env>(
+  tools: Tools<E>,
+  options: Pick<McpOptions<E>, "name" | "version" | "title" | "instructions" | "development">,
+  ttlMs: number,
+  reject: Endpoint<E>["reject"],
+): Endpoint<E> {
+  const serverInfo = JSON.stringify({
+    name: options.name ?? "gpt-address",
+    version: options.version ?? "0.1.0",
+    ...(options.title === undefined ? {} : { title: options.title }),
+  });
+  const instructions =
+    options.instructions === undefined ? "" : `,"instructions":${JSON.stringify(options.instructions)}`;
+  return { tools, serverInfo, instructions, ttlMs, development: options.development === true, reject };
 }
 
 const invalidParams = (message: string): Answer => ({ error: { code: INVALID_PARAMS, message } });
@@ -184,7 +218,7 @@ function readResource<E extends Env>(notFound: number) {
  *
  * @returns the members of the result object (without braces), or an error answer.
  */
-async function callTool<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Promise<Answer | string> {
+async function callTool<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Promise<Members> {
   if (!isToolsCallParams(call.params)) return invalidParams("Invalid tools/call params");
   const tool = endpoint.tools.byName.get(call.params.name);
   if (tool === undefined) return invalidParams(`Unknown tool: ${call.params.name}`);
@@ -195,22 +229,18 @@ async function callTool<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Pr
     const text = endpoint.development
       ? `The arguments were rejected: ${outcome.code} at ${outcome.pointer ?? ""} of the input schema.`
       : "The arguments do not match the tool's input schema; nothing was done.";
-    return errorContent(text);
+    return { members: errorContent(text), code: outcome.code };
   }
-  let json: string;
-  try {
-    json = encodeConsequence(
-      await tool.address.act(outcome.value, { actor: request.headers.get("gpt-actor"), c: call.c }),
-    );
-  } catch (error) {
-    if (error instanceof ActDeclined) {
-      endpoint.fault(request, "declined");
-      return errorContent(declinedText(error));
-    }
-    console.error(`gpt-address: the act handler of the tool "${tool.name}" threw`, error);
-    endpoint.fault(request);
-    return errorContent("The act failed on the server; try again later.");
-  }
+  const context = { actor: request.headers.get("gpt-actor"), c: call.c };
+  const performed = await performAct(tool.address.act, outcome.value, context, "tool", tool.name);
+  if (typeof performed === "string") return toolResult(performed);
+  const text =
+    performed.code === "declined" ? declinedText(performed.declined) : "The act failed on the server; try again later.";
+  return { members: errorContent(text), code: performed.code };
+}
+
+/** The members of a tool result carrying an act's consequence (JSON text): as text, and as `structuredContent` when an object. */
+export function toolResult(json: string): string {
   const structured = json.startsWith("{") ? `,"structuredContent":${json}` : "";
   return `"content":[{"type":"text","text":${JSON.stringify(json)}}]${structured},"isError":false`;
 }
@@ -233,26 +263,27 @@ function errorContent(text: string): string {
 
 /** Legacy results are the members in braces. */
 function legacy<E extends Env>(
-  members: (call: Call<E>, endpoint: Endpoint<E>) => Answer | string | Promise<Answer | string>,
+  members: (call: Call<E>, endpoint: Endpoint<E>) => Members | Promise<Members>,
 ): Method<E> {
   return async (call, endpoint) => {
     const answer = await members(call, endpoint);
-    return typeof answer === "string" ? { result: `{${answer}}` } : answer;
+    if (typeof answer === "string") return { result: `{${answer}}` };
+    return "members" in answer ? { result: `{${answer.members}}`, code: answer.code } : answer;
   };
 }
 
 /** 2026-07-28 results also carry `resultType` and the server's implementation in `_meta`. */
 function modern<E extends Env>(
-  members: (call: Call<E>, endpoint: Endpoint<E>) => Answer | string | Promise<Answer | string>,
+  members: (call: Call<E>, endpoint: Endpoint<E>) => Members | Promise<Members>,
   cacheable: boolean,
 ): Method<E> {
   return async (call, endpoint) => {
     const answer = await members(call, endpoint);
-    if (typeof answer !== "string") return answer;
+    if (typeof answer !== "string" && !("members" in answer)) return answer;
     const cache = cacheable ? `,"ttlMs":${endpoint.ttlMs},"cacheScope":"public"` : "";
-    return {
-      result: `{${answer}${cache},"resultType":"complete","_meta":{${JSON.stringify(SERVER_INFO_META_KEY)}:${endpoint.serverInfo}}}`,
-    };
+    const text = typeof answer === "string" ? answer : answer.members;
+    const result = `{${text}${cache},"resultType":"complete","_meta":{${JSON.stringify(SERVER_INFO_META_KEY)}:${endpoint.serverInfo}}}`;
+    return typeof answer === "string" ? { result } : { result, code: answer.code };
   };
 }
 

@@ -6,8 +6,8 @@
  * @module
  */
 import type { Env } from "hono";
-import type { ActContext } from "../address/address.ts";
 import type { CompiledForm } from "../address/form.ts";
+import type { ActContext } from "../address/options.ts";
 import { verificationLimits } from "../address/verification.ts";
 import { parseJson } from "../json/parse.ts";
 import { stringifyJson } from "../json/stringify.ts";
