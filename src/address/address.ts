@@ -12,8 +12,9 @@ import { continuePending, nodeMessageOf } from "../body/node-message.ts";
 import { admitAct, admitRate } from "./admission.ts";
 import { prepareArrival } from "./arrival.ts";
 import { httpAnswers } from "./http-answers.ts";
+import { httpRuns } from "./http-runs.ts";
 import type { AddressOptions } from "./options.ts";
-import { performAct } from "./perform.ts";
+import { performAct, RequestActContext } from "./perform.ts";
 import { reporter } from "./report.ts";
 import {
   closesUnread,
@@ -74,7 +75,9 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
   const limits = { ...verificationLimits(form, options), lineColumn: development };
   // Precomputed once: GET does header matching and nothing else (S4).
   const arrival = prepareArrival(form, options);
-  const answers = httpAnswers(form.name, reporter("http", `the address "${form.name}"`, options), development);
+  const report = reporter("http", `the address "${form.name}"`, options);
+  const answers = httpAnswers(form.name, report, development, options.runs !== undefined);
+  const runs = options.runs === undefined ? undefined : httpRuns(form.name, act, options.runs, rateLimit, answers);
 
   async function limitedArrival(c: Context<E>, started: number): Promise<Response> {
     const refused = await admitRate(c, "arrival", rateLimit, form.name);
@@ -98,20 +101,22 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
       const bytes = received.value.byteLength;
       const verified = verifyBytes(received.value, form, limits);
       if (!verified.ok) return answers.rejected(request, started, verified, bytes, false, onNode);
-      const context = { actor: request.headers.get("gpt-actor"), c };
-      return answers.performed(
-        request,
-        started,
-        await performAct(act, verified.value, context, "address", form.name),
-        bytes,
-        onNode,
-      );
+      // perform: as a run when the request asks for one (http-runs.ts), else within the request.
+      const ran = runs?.perform(c, started, received.value, verified.value, onNode) ?? null;
+      if (ran !== null) return await ran;
+      const context = new RequestActContext(request.headers.get("gpt-actor"), c);
+      const outcome = await performAct(act, verified.value, context, "address", form.name);
+      return answers.performed(request, started, outcome, bytes, onNode);
     } catch (error) {
       return answers.fault(request, started, error);
     }
   }
 
   const app = new Hono<E>();
+  if (runs !== undefined)
+    app.all("/runs/:taskId", function gptAddressRun(c) {
+      return runs.door(c);
+    });
   app.all("/", function gptAddress(c) {
     const request = c.req.raw;
     switch (request.method) {

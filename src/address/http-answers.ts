@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { Run } from "../run/run.ts";
 import type { Refused } from "./admission.ts";
 import { AnswerFields } from "./answer-fields.ts";
 import type { HeaderList } from "./arrival.ts";
@@ -49,7 +50,35 @@ export interface HttpAnswers {
   fault(request: Request, started: number, error: unknown): Response;
   /** A method the address does not answer: 405 with `Allow`; `closes` as for {@link refused}. */
   notAllowed(request: Request, started: number, closes: boolean): Response;
+  /**
+   * An act not finished within its wait (RFC 7240 `respond-async`): 202 Accepted (RFC 9110
+   * §15.3.3) with the run URL in `Location`, `Preference-Applied`, `Retry-After` (the run's
+   * `pollIntervalMs` in seconds, rounded up), and the run as JSON.
+   */
+  accepted(request: Request, started: number, run: Run, location: string, bytes: number): Response;
+  /** An act that asked for a run and got none: 503 with `Retry-After` (quota), 422 (key reused), 400 (bad key). */
+  unrun(
+    request: Request,
+    started: number,
+    code: "run-quota" | "idempotency-key" | "idempotency-key-reused",
+    status: 400 | 422 | 503,
+    retryAfterSeconds: number | undefined,
+    bytes: number,
+  ): Response;
+  /** A run URL's GET or DELETE: 200 with the run as JSON (`Retry-After` while it works). */
+  runState(request: Request, started: number, run: Run): Response;
+  /** An unknown, expired or malformed run: 404 with no body, saying nothing more. */
+  noRun(request: Request, started: number): Response;
+  /** The CORS preflight of a run URL (GET, DELETE). */
+  runPreflight(): Response;
+  /** A method a run URL does not answer: 405 with `Allow: GET, DELETE, OPTIONS`. */
+  runNotAllowed(request: Request, started: number): Response;
 }
+
+/** The methods a run URL answers. */
+export const RUN_ALLOW = "GET, DELETE, OPTIONS";
+/** The fields a script may read of a run's answers (CORS). */
+const RUN_EXPOSE = "Location, Preference-Applied, Retry-After";
 
 /**
  * Builds the answers of one address.
@@ -57,15 +86,19 @@ export interface HttpAnswers {
  * @param name - the form's name (log entries' `address`, fault messages).
  * @param report - the address's {@link Reporter}.
  * @param development - development mode (X3): a rejection is a problem report naming its code.
+ * @param runs - whether the address offers runs: its preflight then allows `Prefer` and
+ *   `Idempotency-Key`.
  * @see https://www.rfc-editor.org/rfc/rfc9457 (problem details)
+ * @see https://www.rfc-editor.org/rfc/rfc7240#section-3 (Preference-Applied)
  * @see https://www.rfc-editor.org/rfc/rfc9110#section-8.6 (Content-Length)
  */
-export function httpAnswers(name: string, report: Reporter, development: boolean): HttpAnswers {
+export function httpAnswers(name: string, report: Reporter, development: boolean, runs = false): HttpAnswers {
+  const requestFields = "Content-Type, GPT-Actor, If-None-Match, If-Match";
   const preflightHeaders: HeaderList = [
     ["Allow", ALLOW],
     ["Access-Control-Allow-Origin", "*"],
     ["Access-Control-Allow-Methods", ALLOW],
-    ["Access-Control-Allow-Headers", "Content-Type, GPT-Actor, If-None-Match, If-Match"],
+    ["Access-Control-Allow-Headers", runs ? `${requestFields}, Prefer, Idempotency-Key` : requestFields],
     ["Access-Control-Max-Age", "86400"],
   ];
   // nosniff: an act's answer may echo the actor's text, and a browser can be made to POST a
@@ -98,6 +131,28 @@ export function httpAnswers(name: string, report: Reporter, development: boolean
   const unreadEmptyBodyHeaders = noContent(unreadHeaders);
   const notAllowedHeaders = noContent({ Allow: ALLOW, ...emptyHeaders });
   const notAllowedUnreadHeaders = noContent({ Allow: ALLOW, ...unreadHeaders });
+  const runNotAllowedHeaders = noContent({ Allow: RUN_ALLOW, ...emptyHeaders });
+  const runPreflightHeaders: HeaderList = [
+    ["Allow", RUN_ALLOW],
+    ["Access-Control-Allow-Origin", "*"],
+    ["Access-Control-Allow-Methods", RUN_ALLOW],
+    ["Access-Control-Allow-Headers", "GPT-Actor"],
+    ["Access-Control-Max-Age", "86400"],
+  ];
+  const runFields = Object.freeze({ ...actFields.record, "Access-Control-Expose-Headers": RUN_EXPOSE });
+  /** A run as JSON, with `Retry-After` while it is not terminal. */
+  const runAnswer = (status: number, run: Run, extra?: Record<string, string>) => {
+    const working = run.status === "working" || run.status === "input_required";
+    const headers =
+      working || extra !== undefined
+        ? {
+            ...runFields,
+            ...extra,
+            ...(working ? { "Retry-After": String(Math.ceil(run.pollIntervalMs / 1000)) } : {}),
+          }
+        : runFields;
+    return new Response(JSON.stringify(run), { status, headers });
+  };
 
   /** An empty answer of `status`, with `Retry-After` when `retryAfterSeconds` is given. */
   function empty(status: number, retryAfterSeconds: number | undefined, closes = false): Response {
@@ -157,6 +212,27 @@ export function httpAnswers(name: string, report: Reporter, development: boolean
     notAllowed(request, started, closes) {
       report.log(request, started, name, 405, "method-not-allowed", null);
       return new Response(null, { status: 405, headers: closes ? notAllowedUnreadHeaders : notAllowedHeaders });
+    },
+    accepted(request, started, run, location, bytes) {
+      report.log(request, started, name, 202, null, bytes);
+      return runAnswer(202, run, { Location: location, "Preference-Applied": "respond-async" });
+    },
+    unrun(request, started, code, status, retryAfterSeconds, bytes) {
+      report.log(request, started, name, status, code, bytes);
+      return empty(status, retryAfterSeconds);
+    },
+    runState(request, started, run) {
+      report.log(request, started, name, 200, null, null);
+      return runAnswer(200, run);
+    },
+    noRun(request, started) {
+      report.log(request, started, name, 404, null, null);
+      return empty(404, undefined);
+    },
+    runPreflight: () => new Response(null, { status: 204, headers: runPreflightHeaders }),
+    runNotAllowed(request, started) {
+      report.log(request, started, name, 405, "method-not-allowed", null);
+      return new Response(null, { status: 405, headers: runNotAllowedHeaders });
     },
   };
 }

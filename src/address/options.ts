@@ -5,6 +5,7 @@
  * @module
  */
 import type { Context, Env } from "hono";
+import type { RunStore } from "../run/run.ts";
 import type { ActDeclined } from "./act.ts";
 import type { ActLogEntry } from "./act-log.ts";
 import type { DEFAULT_CACHE_CONTROL } from "./arrival.ts";
@@ -21,6 +22,38 @@ export interface ActContext<E extends Env = Env> {
   readonly actor: string | null;
   /** The Hono context of the request (bindings in `c.env`, the URL in `c.req.url`). */
   readonly c: Context<E>;
+  /**
+   * Aborted when the act should stop: for an act performed as a run, when the run is cancelled
+   * (`DELETE` of its URL, MCP `tasks/cancel`) or expires; otherwise when the request ends early
+   * (the client went away; a runtime that never tells, never).
+   */
+  readonly signal: AbortSignal;
+  /**
+   * Records how the act is going, for an act performed as a run: `message` becomes the run's
+   * `statusMessage` (at most 1,024 UTF-16 code units kept), `fraction` (0 to 1) its `progress`.
+   * Does nothing for an act performed within its request. Never throws.
+   */
+  progress(message: string, fraction?: number): void;
+}
+
+/**
+ * Runs (docs/runs.md): acts that outlive their request, off unless given. The same shape on both
+ * doors (`address()`'s `runs`, an MCP tool's `runs`).
+ */
+export interface RunsOptions<E extends Env = Env> {
+  /** Where runs live: a store, or one per request (on Workers, from bindings in `c.env`). */
+  readonly store: RunStore | ((c: Context<E>) => RunStore);
+  /**
+   * The longest wait for the act's own answer before a run is answered, in ms: the cap on
+   * `Prefer: wait=N` (N seconds; RFC 7240 §4.3), and on the MCP door the wait before a tool call
+   * becomes a task. Default 10,000. A client that asks for no run waits as without runs.
+   */
+  readonly maxWaitMs?: number;
+  /**
+   * How often clients should poll a run, in ms (the run's `pollIntervalMs`; `Retry-After` is it
+   * in seconds, rounded up), and how often the instance acting reads a cancel. Default 1,000.
+   */
+  readonly pollIntervalMs?: number;
 }
 
 /** Options of {@link address}. */
@@ -103,4 +136,12 @@ export interface AddressOptions<Act, E extends Env = Env> {
    * `wrangler tail` show them).
    */
   readonly onLog?: (entry: ActLogEntry) => void;
+  /**
+   * Runs (docs/runs.md), off by default: with a store, an act sent with `Prefer: respond-async`
+   * (RFC 7240) that has not finished within its wait is answered `202 Accepted` with the run's
+   * URL (`<address>/runs/<taskId>`: GET its state, DELETE cancels it), and an act sent with an
+   * `Idempotency-Key` is acted on once per key. Verification comes first: an invalid act never
+   * creates a run. Without the preference or the key the address answers as without runs.
+   */
+  readonly runs?: RunsOptions<E>;
 }

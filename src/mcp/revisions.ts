@@ -16,7 +16,7 @@
 import type { Context, Env } from "hono";
 import type { ActDeclined } from "../address/act.ts";
 import type { ActLogCode } from "../address/act-log.ts";
-import { performAct } from "../address/perform.ts";
+import { performAct, RequestActContext } from "../address/perform.ts";
 import type { RejectionCode } from "../address/rejection.ts";
 import { validateAct } from "../address/verification.ts";
 import { INVALID_PARAMS, type RequestId, type RpcError } from "./jsonrpc.ts";
@@ -231,7 +231,7 @@ async function callTool<E extends Env>(call: Call<E>, endpoint: Endpoint<E>): Pr
       : "The arguments do not match the tool's input schema; nothing was done.";
     return { members: errorContent(text), code: outcome.code };
   }
-  const context = { actor: request.headers.get("gpt-actor"), c: call.c };
+  const context = new RequestActContext(request.headers.get("gpt-actor"), call.c);
   const performed = await performAct(tool.address.act, outcome.value, context, "tool", tool.name);
   if (typeof performed === "string") return toolResult(performed);
   const text =
