@@ -13,19 +13,16 @@
  * @module
  */
 import type { Context, Env } from "hono";
-import { cancelRun, DEFAULT_POLL_INTERVAL_MS, readRun } from "../run/engine.ts";
+import { cancelRun, readRun } from "../run/engine.ts";
 import type { RunStore } from "../run/run.ts";
 import { idempotencyClaim } from "../run/run-id.ts";
 import { admitRate } from "./admission.ts";
 import type { HttpAnswers } from "./http-answers.ts";
 import type { ActContext, RunsOptions } from "./options.ts";
-import { FAULT, performRun } from "./perform.ts";
+import { FAULT, performRun, resolveRuns, waitUntilOf } from "./perform.ts";
 import { type Preferences, readPrefer } from "./prefer.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { closing, leavesBodyUnread } from "./verification.ts";
-
-/** Default of `RunsOptions.maxWaitMs`: the longest `Prefer: wait` honoured, 10 s. */
-export const DEFAULT_MAX_WAIT_MS = 10_000;
 
 /** The longest `Idempotency-Key` taken, in characters (it is kept only as a SHA-256). */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -60,14 +57,7 @@ export function httpRuns<Act, E extends Env>(
   rateLimit: RateLimit<E> | undefined,
   answers: HttpAnswers,
 ): HttpRuns<Act, E> {
-  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
-  const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-  if (!Number.isSafeInteger(maxWaitMs) || maxWaitMs < 0)
-    throw new RangeError(`address(): runs.maxWaitMs must be a non-negative safe integer, got ${maxWaitMs}`);
-  if (!Number.isSafeInteger(pollIntervalMs) || pollIntervalMs < 1)
-    throw new RangeError(`address(): runs.pollIntervalMs must be a positive safe integer, got ${pollIntervalMs}`);
-  const { store } = options;
-  const storeOf = typeof store === "function" ? store : () => store;
+  const { storeOf, maxWaitMs, pollIntervalMs } = resolveRuns(options, "address()");
 
   async function run(
     c: Context<E>,
@@ -162,14 +152,4 @@ const PRINTABLE = /^[\x20-\x7e]+$/u;
 function addressPath<E extends Env>(c: Context<E>): string {
   const path = c.req.path;
   return path.endsWith("/") ? path.slice(0, -1) : path;
-}
-
-/** A Worker's `ctx.waitUntil`, or `undefined` off Workers (Hono's `executionCtx` then throws). */
-function waitUntilOf<E extends Env>(c: Context<E>): ((promise: Promise<unknown>) => void) | undefined {
-  try {
-    const context = c.executionCtx;
-    return (promise) => context.waitUntil(promise);
-  } catch {
-    return undefined;
-  }
 }

@@ -8,10 +8,10 @@
  * @module
  */
 import type { Context, Env } from "hono";
-import { type RunOutcome, startRun } from "../run/engine.ts";
+import { DEFAULT_POLL_INTERVAL_MS, type RunOutcome, startRun } from "../run/engine.ts";
 import { type IdempotencyClaim, IdempotencyKeyReused, type Run, RunQuotaExceeded, type RunStore } from "../run/run.ts";
 import { ActDeclined, encodeConsequence } from "./act.ts";
-import type { ActContext } from "./options.ts";
+import type { ActContext, RunsOptions } from "./options.ts";
 
 /**
  * An act its handler did not perform: it declined (`ActDeclined`, with its status), or it threw
@@ -161,4 +161,45 @@ export function consequenceOf(run: Run, error?: unknown): string | Unperformed {
   if (run.status === "completed") return JSON.stringify(run.result ?? null);
   if (error instanceof ActDeclined) return { code: "declined", declined: error };
   return FAULT;
+}
+
+/** Default of `RunsOptions.maxWaitMs`: the longest wait for an act before its run is answered, 10 s. */
+export const DEFAULT_MAX_WAIT_MS = 10_000;
+
+/** {@link RunsOptions} resolved once, for either door. */
+export interface ResolvedRuns<E extends Env = Env> {
+  /** The store of a request. */
+  readonly storeOf: (c: Context<E>) => RunStore;
+  /** In ms. */
+  readonly maxWaitMs: number;
+  /** In ms, at least 1. */
+  readonly pollIntervalMs: number;
+}
+
+/**
+ * Resolves an address's {@link RunsOptions}.
+ *
+ * @param who - the caller named in an error (`address()`, `mcp()`).
+ * @throws {RangeError} when `maxWaitMs` is not a non-negative safe integer, or `pollIntervalMs`
+ *   not a positive one.
+ */
+export function resolveRuns<E extends Env>(options: RunsOptions<E>, who: string): ResolvedRuns<E> {
+  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  if (!Number.isSafeInteger(maxWaitMs) || maxWaitMs < 0)
+    throw new RangeError(`${who}: runs.maxWaitMs must be a non-negative safe integer, got ${maxWaitMs}`);
+  if (!Number.isSafeInteger(pollIntervalMs) || pollIntervalMs < 1)
+    throw new RangeError(`${who}: runs.pollIntervalMs must be a positive safe integer, got ${pollIntervalMs}`);
+  const { store } = options;
+  return { storeOf: typeof store === "function" ? store : () => store, maxWaitMs, pollIntervalMs };
+}
+
+/** A Worker's `ctx.waitUntil`, or `undefined` off Workers (Hono's `executionCtx` then throws). */
+export function waitUntilOf<E extends Env>(c: Context<E>): ((promise: Promise<unknown>) => void) | undefined {
+  try {
+    const context = c.executionCtx;
+    return (promise) => context.waitUntil(promise);
+  } catch {
+    return undefined;
+  }
 }

@@ -17,6 +17,8 @@ export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 /** The `MCP-Protocol-Version`, `Mcp-Method` or `Mcp-Name` field disagrees with the body (MCP 2026-07-28). */
 export const HEADER_MISMATCH = -32020;
+/** The client did not declare a capability the request needs (MCP 2026-07-28; the tasks extension). */
+export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 /** The request's protocol version is not one this server speaks (MCP 2026-07-28). */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
