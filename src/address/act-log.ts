@@ -45,7 +45,10 @@ export type MessageRefusalCode =
  * - `declined`: the act handler declined a valid act with `ActDeclined` (its status, 400, 413
  *   or 503 with `Retry-After`; on the MCP door a tool result with `isError: true`, 200);
  * - `invalid-params`: an MCP `tools/call` whose params are no tool call, or name no tool (200,
- *   JSON-RPC -32602).
+ *   JSON-RPC -32602);
+ * - `run-quota`: the act asked for a run and the run store holds its quota (503, `Retry-After`);
+ * - `idempotency-key`: an `Idempotency-Key` that is no key (400);
+ * - `idempotency-key-reused`: an `Idempotency-Key` already used with other bytes (422).
  * `null` in an entry means the act was performed (200), or an arrival was answered.
  */
 export type ActLogCode =
@@ -55,7 +58,10 @@ export type ActLogCode =
   | "precondition-failed"
   | "fault"
   | "declined"
-  | "invalid-params";
+  | "invalid-params"
+  | "run-quota"
+  | "idempotency-key"
+  | "idempotency-key-reused";
 
 /** The door a request came through. */
 export type Door = "http" | "mcp";

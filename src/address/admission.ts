@@ -1,6 +1,6 @@
 /**
- * Admission: what every door checks before it reads an act's body, and the log entry it
- * writes afterwards. The HTTP door (`address()`) and the MCP door call the same functions, so
+ * Admission, the first stage (see `stages.ts`): what every door checks before it reads an
+ * act's body, and the log entry it writes afterwards. The HTTP door (`address()`) and the MCP door call the same functions, so
  * a limit, a pin and a log line mean the same through either.
  *
  * @module
@@ -60,6 +60,26 @@ async function limit<E extends Env>(
  */
 export function admitPin(ifMatch: string | null, form: Pick<CompiledForm, "etag" | "pageEtag">): Refused | null {
   return satisfiesIfMatch(ifMatch, [form.etag, form.pageEtag]) ? null : { status: 412, code: "precondition-failed" };
+}
+
+/**
+ * The admit stage of an act: the client's act limit, then the form's pin (`If-Match`), both
+ * before the body is read, so that a refused act costs no read.
+ *
+ * @param c - the request's context (the limiter's key is read from it).
+ * @param form - the form acted on: its name names the limiter's bucket and messages, its tags
+ *   are the pin's current ones.
+ * @returns `null` (synchronously, without a limiter) when the act may go on, or the refusal;
+ *   a promise of either when a limiter is asked.
+ */
+export function admitAct<E extends Env>(
+  c: Context<E>,
+  rateLimit: RateLimit<E> | undefined,
+  form: Pick<CompiledForm, "name" | "etag" | "pageEtag">,
+): Refused | null | Promise<Refused | null> {
+  const limited = admitRate(c, "act", rateLimit, form.name);
+  if (limited === null) return admitPin(c.req.raw.headers.get("if-match"), form);
+  return limited.then((refused) => refused ?? admitPin(c.req.raw.headers.get("if-match"), form));
 }
 
 /**

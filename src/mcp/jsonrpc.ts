@@ -17,6 +17,8 @@ export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 /** The `MCP-Protocol-Version`, `Mcp-Method` or `Mcp-Name` field disagrees with the body (MCP 2026-07-28). */
 export const HEADER_MISMATCH = -32020;
+/** The client did not declare a capability the request needs (MCP 2026-07-28; the tasks extension). */
+export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 /** The request's protocol version is not one this server speaks (MCP 2026-07-28). */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
@@ -48,4 +50,11 @@ export function resultText(id: RequestId, result: string): string {
  */
 export function errorText(id: RequestId | null, error: RpcError): string {
   return JSON.stringify({ jsonrpc: "2.0", id, error });
+}
+
+/** The `id` of something that is not a valid message, when it has a usable one; else `null`. */
+export function readId(value: unknown): RequestId | null {
+  if (value === null || typeof value !== "object" || !Object.hasOwn(value, "id")) return null;
+  const id = (value as { id: unknown }).id;
+  return typeof id === "string" || Number.isSafeInteger(id) ? (id as RequestId) : null;
 }

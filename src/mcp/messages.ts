@@ -11,6 +11,7 @@ import * as requestEnvelope from "./generated/request-envelope.ts";
 import * as requestParams from "./generated/request-params.ts";
 import * as resourcesListParams from "./generated/resources-list-params.ts";
 import * as resourcesReadParams from "./generated/resources-read-params.ts";
+import * as taskParams from "./generated/task-params.ts";
 import * as toolsCallParams from "./generated/tools-call-params.ts";
 import * as toolsListParams from "./generated/tools-list-params.ts";
 import type {
@@ -20,6 +21,7 @@ import type {
   RequestParams,
   ResourcesListParams,
   ResourcesReadParams,
+  TaskParams,
   ToolsCallParams,
   ToolsListParams,
 } from "./generated/types.ts";
@@ -31,6 +33,7 @@ export type {
   RequestParams,
   ResourcesListParams,
   ResourcesReadParams,
+  TaskParams,
   ToolsCallParams,
   ToolsListParams,
 };
@@ -56,6 +59,8 @@ export const isToolsCallParams = toolsCallParams.validateParsed as Guard<ToolsCa
 export const isResourcesListParams = resourcesListParams.validateParsed as Guard<ResourcesListParams>;
 /** `params` of `resources/read` (`resources-read-params.schema.json`). */
 export const isResourcesReadParams = resourcesReadParams.validateParsed as Guard<ResourcesReadParams>;
+/** `params` of `tasks/get`, `tasks/result`, `tasks/cancel`, `tasks/update` (`task-params.schema.json`). */
+export const isTaskParams = taskParams.validateParsed as Guard<TaskParams>;
 /** The 2026-07-28 per-request `_meta` envelope (`request-envelope.schema.json`). */
 export const isRequestEnvelope = requestEnvelope.validateParsed as Guard<RequestEnvelope>;
 

@@ -1,8 +1,8 @@
 /**
  * The request metadata of MCP 2026-07-28's Streamable HTTP transport, checked against the
  * body: `MCP-Protocol-Version` against the `_meta` claim, `Mcp-Method` against `method`, and
- * `Mcp-Name` against `params.name` (`tools/call`, `prompts/get`) or `params.uri`
- * (`resources/read`), after decoding the `=?base64?…?=` form. Pure: the door maps a
+ * `Mcp-Name` against `params.name` (`tools/call`, `prompts/get`), `params.uri`
+ * (`resources/read`) or `params.taskId` (`tasks/*` of the tasks extension), after decoding the `=?base64?…?=` form. Pure: the door maps a
  * disagreement to 400 with `HeaderMismatch` (-32020).
  *
  * No `Mcp-Param-{Name}` field is ever compared: only a property annotated `x-mcp-header` in a
@@ -23,10 +23,14 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The body member each method's `Mcp-Name` mirrors (Standard Request Headers, "Source Field"). */
-const NAME_SOURCE: ReadonlyMap<string, "name" | "uri"> = new Map([
+const NAME_SOURCE: ReadonlyMap<string, "name" | "uri" | "taskId"> = new Map([
   ["tools/call", "name"],
   ["prompts/get", "name"],
   ["resources/read", "uri"],
+  // The tasks extension (io.modelcontextprotocol/tasks, "Streamable HTTP: Routing Headers").
+  ["tasks/get", "taskId"],
+  ["tasks/update", "taskId"],
+  ["tasks/cancel", "taskId"],
 ]);
 
 /**

@@ -6,8 +6,9 @@
  * @module
  */
 import type { Env } from "hono";
-import type { ActContext } from "../address/address.ts";
 import type { CompiledForm } from "../address/form.ts";
+import type { ActContext, RunsOptions } from "../address/options.ts";
+import { type ResolvedRuns, resolveRuns } from "../address/perform.ts";
 import { verificationLimits } from "../address/verification.ts";
 import { parseJson } from "../json/parse.ts";
 import { stringifyJson } from "../json/stringify.ts";
@@ -36,6 +37,14 @@ export interface McpAddress<Act, E extends Env = Env> {
    * always a JSON object valid against it.
    */
   readonly outputSchema?: Readonly<Record<string, unknown>>;
+  /**
+   * Runs (docs/runs.md), as `runs` of `address()` (the same object may be given to both): a
+   * call from a client that can follow a task (the tasks extension of 2026-07-28 declared in its
+   * request's capabilities, or a 2025-11-25 `task` param) whose act has not finished within
+   * `maxWaitMs` (2025-11-25: at once, as that revision asks) is answered with a task, polled
+   * with `tasks/get` and cancelled with `tasks/cancel`. A client without tasks waits as before.
+   */
+  readonly runs?: RunsOptions<E>;
 }
 
 /**
@@ -51,6 +60,8 @@ export interface Tool<E extends Env = Env> {
   readonly address: AnyMcpAddress<E>;
   /** The depth bound of its arguments, from its form (as for the HTTP door). */
   readonly maxDepth: number;
+  /** Its runs, resolved, when it has any. */
+  readonly runs: ResolvedRuns<E> | undefined;
 }
 
 /** The MIME type of an MCP Apps page (`RESOURCE_MIME_TYPE` of `@modelcontextprotocol/ext-apps`). */
@@ -73,6 +84,13 @@ export interface Tools<E extends Env = Env> {
   readonly byName: ReadonlyMap<string, Tool<E>>;
   /** The JSON text of the `tools` array of a `tools/list` result, in the order given. */
   readonly listText: string;
+  /**
+   * The same for 2025-11-25, whose tools with runs say `execution.taskSupport: "optional"`
+   * (2025-11-25, server/tools, Tool; basic/utilities/tasks). The same text when none has runs.
+   */
+  readonly listTextTasks: string;
+  /** The tools with runs (the stores a task may be in: `tasks/get` looks in each). */
+  readonly withRuns: readonly Tool<E>[];
   /** The deepest nesting any tool's arguments may have, counting from the arguments object. */
   readonly maxDepth: number;
   /** The most members of any object of any tool's arguments (`Infinity` when a form bounds none). */
@@ -99,11 +117,14 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
  * so a tool renamed by `toolName` declares no UI).
  *
  * @throws {TypeError} when a name breaks MCP's rule or is given twice, or when a form's `s`
- *   is not an object schema (`"type": "object"`, required of an MCP `inputSchema`).
+ *   is not an object schema (`"type": "object"`, required of an MCP `inputSchema`);
+ *   {RangeError} when a tool's `runs` has a bad `maxWaitMs` or `pollIntervalMs`.
  */
 export function prepareTools<E extends Env>(addresses: readonly AnyMcpAddress<E>[]): Tools<E> {
   const byName = new Map<string, Tool<E>>();
   const entries: string[] = [];
+  const entriesTasks: string[] = [];
+  const withRuns: Tool<E>[] = [];
   const resources: string[] = [];
   const resourcesByUri = new Map<string, AppResource>();
   let maxDepth = 1;
@@ -150,14 +171,18 @@ export function prepareTools<E extends Env>(addresses: readonly AnyMcpAddress<E>
         contentsText: `[{"uri":${JSON.stringify(uri)},${about},"text":${JSON.stringify(form.appPage)}}]`,
       });
     }
-    entries.push(
-      `{"name":${JSON.stringify(name)},${title}"description":${JSON.stringify(description)},"inputSchema":${inputSchema}${output}${ui}}`,
-    );
-    byName.set(name, { name, address, maxDepth: limits.maxDepth });
+    const entry = `{"name":${JSON.stringify(name)},${title}"description":${JSON.stringify(description)},"inputSchema":${inputSchema}${output}${ui}`;
+    entries.push(`${entry}}`);
+    entriesTasks.push(address.runs === undefined ? `${entry}}` : `${entry},"execution":{"taskSupport":"optional"}}`);
+    const tool = { name, address, maxDepth: limits.maxDepth, runs: address.runs && resolveRuns(address.runs, "mcp()") };
+    byName.set(name, tool);
+    if (tool.runs !== undefined) withRuns.push(tool);
   }
   return {
     byName,
     listText: `[${entries.join(",")}]`,
+    listTextTasks: `[${entriesTasks.join(",")}]`,
+    withRuns,
     resourcesText: `[${resources.join(",")}]`,
     resourcesByUri,
     maxDepth,

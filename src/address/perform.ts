@@ -1,0 +1,205 @@
+/**
+ * The perform stage (see `stages.ts`): a verified act handed to its handler, the consequence
+ * encoded as the JSON text every door sends (R1). Both doors call {@link performAct} for an
+ * act performed within its request, and {@link performRun} for an act performed as a run
+ * (docs/runs.md): the one place a run is created, always after verification. A declined act
+ * and a throwing handler mean the same through either door.
+ *
+ * @module
+ */
+import type { Context, Env } from "hono";
+import { DEFAULT_POLL_INTERVAL_MS, type RunOutcome, startRun } from "../run/engine.ts";
+import { type IdempotencyClaim, IdempotencyKeyReused, type Run, RunQuotaExceeded, type RunStore } from "../run/run.ts";
+import { ActDeclined, encodeConsequence } from "./act.ts";
+import type { ActContext, RunsOptions } from "./options.ts";
+
+/**
+ * An act its handler did not perform: it declined (`ActDeclined`, with its status), or it threw
+ * anything else (a fault of the server, logged here with `console.error`).
+ */
+export type Unperformed = { readonly code: "declined"; readonly declined: ActDeclined } | { readonly code: "fault" };
+
+/** The one fault outcome (frozen: a fault allocates nothing). */
+export const FAULT: Unperformed = Object.freeze({ code: "fault" });
+
+/**
+ * The context of an act performed within its request: `signal` is the request's, made only when
+ * the handler asks for it (on @hono/node-server, an `AbortController` made on first use);
+ * `progress` does nothing.
+ */
+export class RequestActContext<E extends Env = Env> implements ActContext<E> {
+  readonly actor: string | null;
+  readonly c: Context<E>;
+  constructor(actor: string | null, c: Context<E>) {
+    this.actor = actor;
+    this.c = c;
+  }
+  get signal(): AbortSignal {
+    return this.c.req.raw.signal;
+  }
+  progress(): void {}
+}
+
+/**
+ * Performs a verified act: calls `act` with the value and the door's context, and encodes what
+ * it returns ({@link encodeConsequence}).
+ *
+ * @param act - the address's act handler.
+ * @param value - the value that passed verification (never anything else).
+ * @param context - what the handler receives besides the value (`ActContext`).
+ * @param subject - what the handler serves, as a fault's message names it: `address`, `tool`.
+ * @param name - its name (the form's, or the tool's).
+ * @returns the consequence's JSON text, or the {@link Unperformed} outcome. Never rejects.
+ */
+export async function performAct<Value, Context>(
+  act: (value: Value, context: Context) => unknown,
+  value: Value,
+  context: Context,
+  subject: string,
+  name: string,
+): Promise<string | Unperformed> {
+  try {
+    return encodeConsequence(await act(value, context));
+  } catch (error) {
+    if (error instanceof ActDeclined) return { code: "declined", declined: error };
+    console.error(`gpt-address: the act handler of the ${subject} "${name}" threw`, error);
+    return FAULT;
+  }
+}
+
+/** How a door asks for a run, from its wire format (HTTP `Prefer`, an MCP task). */
+export interface RunPlan {
+  /** The store the run is kept in. */
+  readonly runs: RunStore;
+  /** How long to wait for the act before answering with the run, in ms (0: at once). */
+  readonly waitMs: number;
+  /** The run's `pollIntervalMs`, in ms. */
+  readonly pollIntervalMs: number;
+  /** The act's `Idempotency-Key` claim: acted on once per key. */
+  readonly claim?: IdempotencyClaim | undefined;
+  /** The request's signal: when it aborts, the wait ends (the run goes on). */
+  readonly signal?: AbortSignal | undefined;
+  /** Keeps the act alive past the answer (a Worker's `ctx.waitUntil`). */
+  readonly waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
+}
+
+/**
+ * What {@link performRun} found: the act `finished` within the wait (the door answers exactly as
+ * without a run, from `outcome`), or is still `running` (the door renders `run`: 202, an MCP
+ * task); or no run was made: the store holds its `quota` (503 + `Retry-After`), or the
+ * `Idempotency-Key` was `reused` with other bytes (422).
+ */
+export type Ran =
+  | { readonly kind: "finished"; readonly outcome: string | Unperformed; readonly run: Run }
+  | { readonly kind: "running"; readonly run: Run }
+  | { readonly kind: "quota"; readonly retryAfterSeconds: number }
+  | { readonly kind: "reused" };
+
+const REUSED: Ran = Object.freeze({ kind: "reused" });
+
+/**
+ * Performs a verified act as a run (`startRun`): the run is stored before the act starts, the
+ * handler gets the run's `signal` (cancel, expiry) and `progress`, and the door waits up to
+ * `plan.waitMs` for it. A handler that throws fails its run; the error goes to
+ * `console.error` only (an `ActDeclined` not even there), never into the run.
+ *
+ * @param act - the address's act handler.
+ * @param value - the value that passed verification: no run exists for any other.
+ * @param actor - the `GPT-Actor` field, or `null` (H1).
+ * @param c - the request's context, as the handler receives it.
+ * @param plan - {@link RunPlan}.
+ * @param subject - `address` or `tool`, as a fault's message names it; `name` its name.
+ * @returns the {@link Ran} outcome.
+ * @throws the store's error when it cannot store or read the run (a fault: nothing was acted on
+ *   when it could not be stored).
+ * @see https://www.rfc-editor.org/rfc/rfc7240#section-4.1
+ * @see https://modelcontextprotocol.io/seps/2663-tasks-extension
+ */
+export async function performRun<Value, E extends Env>(
+  act: (value: Value, context: ActContext<E>) => unknown,
+  value: Value,
+  actor: string | null,
+  c: Context<E>,
+  plan: RunPlan,
+  subject: string,
+  name: string,
+): Promise<Ran> {
+  const onFault = (error: unknown, runId: string) => {
+    if (error instanceof ActDeclined) return;
+    console.error(`gpt-address: a run (${runId}) of the ${subject} "${name}" failed`, error);
+  };
+  let outcome: RunOutcome;
+  try {
+    outcome = await startRun(
+      plan.runs,
+      (v: Value, run) => act(v, { actor, c, signal: run.signal, progress: run.progress }),
+      value,
+      {
+        waitMs: plan.waitMs,
+        pollIntervalMs: plan.pollIntervalMs,
+        idempotency: plan.claim,
+        signal: plan.signal,
+        waitUntil: plan.waitUntil,
+        onFault,
+      },
+    );
+  } catch (error) {
+    if (error instanceof RunQuotaExceeded) return { kind: "quota", retryAfterSeconds: error.retryAfterSeconds };
+    if (error instanceof IdempotencyKeyReused) return REUSED;
+    throw error;
+  }
+  if (!outcome.finished) return { kind: "running", run: outcome.run };
+  return { kind: "finished", outcome: consequenceOf(outcome.run, outcome.error), run: outcome.run };
+}
+
+/**
+ * A finished run as the synchronous answer would have been: the consequence's JSON text when
+ * `completed`; the `ActDeclined` its handler threw (known only to the request that ran it);
+ * else a fault (a failure, a cancel, or a replayed failure: 500 with no reason, R2).
+ */
+export function consequenceOf(run: Run, error?: unknown): string | Unperformed {
+  if (run.status === "completed") return JSON.stringify(run.result ?? null);
+  if (error instanceof ActDeclined) return { code: "declined", declined: error };
+  return FAULT;
+}
+
+/** Default of `RunsOptions.maxWaitMs`: the longest wait for an act before its run is answered, 10 s. */
+export const DEFAULT_MAX_WAIT_MS = 10_000;
+
+/** {@link RunsOptions} resolved once, for either door. */
+export interface ResolvedRuns<E extends Env = Env> {
+  /** The store of a request. */
+  readonly storeOf: (c: Context<E>) => RunStore;
+  /** In ms. */
+  readonly maxWaitMs: number;
+  /** In ms, at least 1. */
+  readonly pollIntervalMs: number;
+}
+
+/**
+ * Resolves an address's {@link RunsOptions}.
+ *
+ * @param who - the caller named in an error (`address()`, `mcp()`).
+ * @throws {RangeError} when `maxWaitMs` is not a non-negative safe integer, or `pollIntervalMs`
+ *   not a positive one.
+ */
+export function resolveRuns<E extends Env>(options: RunsOptions<E>, who: string): ResolvedRuns<E> {
+  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  if (!Number.isSafeInteger(maxWaitMs) || maxWaitMs < 0)
+    throw new RangeError(`${who}: runs.maxWaitMs must be a non-negative safe integer, got ${maxWaitMs}`);
+  if (!Number.isSafeInteger(pollIntervalMs) || pollIntervalMs < 1)
+    throw new RangeError(`${who}: runs.pollIntervalMs must be a positive safe integer, got ${pollIntervalMs}`);
+  const { store } = options;
+  return { storeOf: typeof store === "function" ? store : () => store, maxWaitMs, pollIntervalMs };
+}
+
+/** A Worker's `ctx.waitUntil`, or `undefined` off Workers (Hono's `executionCtx` then throws). */
+export function waitUntilOf<E extends Env>(c: Context<E>): ((promise: Promise<unknown>) => void) | undefined {
+  try {
+    const context = c.executionCtx;
+    return (promise) => context.waitUntil(promise);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * The options of `mcp()` and the limits resolved from them and the tools: the author-facing
+ * side of the MCP door, kept apart from its wiring (`mcp.ts`).
+ *
+ * @module
+ */
+import type { Env } from "hono";
+import type { ActLogEntry } from "../address/act-log.ts";
+import type { RateLimit } from "../address/rate-limit.ts";
+import type { Rejection } from "../address/rejection.ts";
+import { DEFAULT_MAX_BYTES, type ParseLimits, verificationLimits } from "../address/verification.ts";
+import type { Tools } from "./tools.ts";
+
+/** The host names a loopback server is reached by: the default of {@link McpOptions.allowedHosts}. */
+export const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+
+/** The default `ttlMs` of `tools/list` (2026-07-28): 5 minutes, as the arrival's `max-age`. */
+export const DEFAULT_TOOLS_TTL_MS = 300_000;
+
+/** Options of {@link mcp}. */
+export interface McpOptions<E extends Env = Env> {
+  /** `serverInfo.name`. Default `"gpt-address"`. */
+  readonly name?: string;
+  /** `serverInfo.version`. Default `"0.1.0"`. */
+  readonly version?: string;
+  /** `serverInfo.title`, for people. */
+  readonly title?: string;
+  /** `instructions` of `initialize` and `server/discover`: how to use the tools, for the model. */
+  readonly instructions?: string;
+  /**
+   * The largest JSON-RPC message accepted, in bytes, envelope included (V1). Default: the
+   * largest tool's arguments (its form's own `maxBytes` default) plus {@link MESSAGE_MAX_BYTES}
+   * for the envelope, at most 1 MiB (1,048,576). A larger one is answered 413 before it is
+   * parsed. A message of any method but `tools/call` is held to {@link MESSAGE_MAX_BYTES} (or
+   * this, when smaller): a larger one is answered 413 after it is parsed.
+   */
+  readonly maxBytes?: number;
+  /** The time a message's whole body may take to arrive, in milliseconds. Default 5 s. */
+  readonly bodyDeadlineMs?: number;
+  /**
+   * DNS-rebinding protection: the host names (no port; IPv6 in brackets) the `Host` field may
+   * name, case-insensitively; any other is answered 403. Default {@link LOOPBACK_HOSTS}, right
+   * for a server bound to loopback. A public deployment lists its own names
+   * (`["mcp.example.com"]`), or passes `null` to accept any `Host` (then only same-origin and
+   * {@link allowedOrigins} pass the `Origin` check).
+   */
+  readonly allowedHosts?: readonly string[] | null;
+  /**
+   * Origins (`https://app.example`) a browser-based client may call from, besides the
+   * `http`/`https` origins of an allowed host. A request with any other `Origin` gets 403.
+   * A request without `Origin` (not from a browser) is not judged by it.
+   */
+  readonly allowedOrigins?: readonly string[];
+  /** `ttlMs` of a 2026-07-28 `tools/list` result, in milliseconds. Default {@link DEFAULT_TOOLS_TTL_MS}. */
+  readonly ttlMs?: number;
+  /**
+   * Development mode (X3), off by default: an invalid act's tool result names the rejection
+   * code and the failing keyword's pointer. Never for a public endpoint.
+   */
+  readonly development?: boolean;
+  /**
+   * Called once per rejected message or act, with its code and reason, as `onReject` of
+   * `address()`: the message stages (`content-too-large`, `json-syntax:*`, …) and `schema` for
+   * arguments the form refused. Protocol errors (an unknown method or tool) are not reported.
+   * Exceptions it throws are logged and otherwise ignored.
+   */
+  readonly onReject?: (rejection: Rejection) => void;
+  /**
+   * Rate limits by client, as `rateLimit` of `address()` (and best the very same object, so
+   * both doors share one budget): every message counts against `arrival` before it is read,
+   * and a `tools/call` against `act` before its arguments are verified. A limited message is
+   * answered 429 with `Retry-After` and a JSON-RPC error.
+   */
+  readonly rateLimit?: RateLimit<E>;
+  /**
+   * As `onLog` of `address()`, with `door: "mcp"`: one entry per tool call (its tool's form
+   * as `address`), per rejected message and per refused one (429, 412, and the 400, 403, 405,
+   * 406 and 415 of the transport, coded by `MessageRefusalCode`, under the endpoint's name),
+   * and per fault (500); never the arguments.
+   */
+  readonly onLog?: (entry: ActLogEntry) => void;
+}
+
+/**
+ * The largest message of any method but `tools/call`, and the room a `tools/call` has around
+ * its arguments, in bytes: 64 KiB, far above any such message a client sends (`initialize`,
+ * `tools/list`, `ping`: a few hundred bytes, a `_meta` included).
+ */
+export const MESSAGE_MAX_BYTES = 65_536;
+/**
+ * The most members of any object, and items of any array, a message may have where no tool's
+ * form bounds more: the envelope's own objects (`params`, `_meta`, `capabilities`) are open in
+ * MCP's schema, and hold a handful of members in any message a client sends.
+ */
+export const MESSAGE_MAX_COUNT = 256;
+/** The depth of `arguments` inside a message: the message, then `params`. */
+const ARGUMENTS_DEPTH = 2;
+/** The least depth a message may nest to, so that `_meta` envelopes and capabilities fit. */
+const MESSAGE_DEPTH = 16;
+
+/** The bounds of one endpoint's messages, resolved once by {@link messageLimits}. */
+export interface MessageLimits extends ParseLimits {
+  /** The largest message read, in bytes (a `tools/call`'s). */
+  readonly maxBytes: number;
+  /** The largest message of a method other than `tools/call`, in bytes. */
+  readonly otherMaxBytes: number;
+  /** The deepest nesting of a message, counting the message itself. */
+  readonly maxDepth: number;
+  /** The most members of any object of a message. */
+  readonly maxMembers: number;
+  /** The most items of any array of a message. */
+  readonly maxItems: number;
+  /**
+   * None: the parser reads the whole JSON-RPC envelope, whose other strings (`method`, `id`,
+   * `_meta`, the arguments of a tool with an open form, other methods' params) no tool form
+   * bounds; the tool's form still refuses an over-long argument string.
+   */
+  readonly maxStringLength: number;
+  /** The time a message's whole body may take to arrive, in ms (`undefined`: `readBody`'s default). */
+  readonly bodyDeadlineMs: number | undefined;
+  /** `ttlMs` of a 2026-07-28 `tools/list` or `server/discover` result, in ms. */
+  readonly ttlMs: number;
+}
+
+/**
+ * Resolves the bounds of an endpoint's messages from its options and its tools' forms.
+ *
+ * @throws {RangeError} when `maxBytes` or `ttlMs` is not a non-negative safe integer.
+ */
+export function messageLimits<E extends Env>(tools: Tools<E>, options: McpOptions<E>): MessageLimits {
+  const { maxBytes } = verificationLimits(
+    { maxDepth: null, maxStringLength: null },
+    { maxBytes: options.maxBytes ?? Math.min(DEFAULT_MAX_BYTES, tools.maxBytes + MESSAGE_MAX_BYTES) },
+    "mcp()",
+  );
+  const ttlMs = options.ttlMs ?? DEFAULT_TOOLS_TTL_MS;
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 0)
+    throw new RangeError(`mcp(): ttlMs must be a non-negative safe integer, got ${ttlMs}`);
+  return {
+    maxBytes,
+    otherMaxBytes: Math.min(maxBytes, MESSAGE_MAX_BYTES),
+    maxDepth: Math.max(MESSAGE_DEPTH, tools.maxDepth + ARGUMENTS_DEPTH),
+    // The tools' own bounds where they are larger: a wide object is refused from the bytes,
+    // whatever the method (the 1 MiB params of a `ping` cost 208 ms to build, issue 31).
+    maxMembers: Math.max(MESSAGE_MAX_COUNT, tools.maxMembers),
+    maxItems: Math.max(MESSAGE_MAX_COUNT, tools.maxItems),
+    maxStringLength: Infinity,
+    lineColumn: options.development === true,
+    bodyDeadlineMs: options.bodyDeadlineMs,
+    ttlMs,
+  };
+}
