@@ -1,7 +1,8 @@
 /**
  * The example application: every form in `forms/` served as a GPT address at `/<name>` (the
- * page address, `forms/page.json`, at `/page`; `forms/feedback.json` at `/feedback`; …), the
- * stored pages for people at `/pages/:id`, a plain index at `/`, the counters at `/metrics`
+ * page address, `forms/page.json`, at `/page`; `forms/feedback.json` at `/feedback`;
+ * `forms/render.json` at `/render`, whose act takes seconds and is offered as a run when the
+ * entry gives the app a run store (docs/runs.md); …), the stored pages for people at `/pages/:id`, a plain index at `/`, the counters at `/metrics`
  * (with a token), and every address again as an MCP tool at `/mcp` (the same form, validator
  * and act behind both doors). Every runtime entry serves this app with its own
  * {@link PageStore}. The example's own routes and its 404s count against the client's arrival
@@ -19,15 +20,24 @@ import type { CompiledForm } from "../../src/address/form.ts";
 import type { RateLimit } from "../../src/address/rate-limit.ts";
 import { type McpOptions, mcp } from "../../src/mcp/mcp.ts";
 import type { AnyMcpAddress, McpAddress } from "../../src/mcp/tools.ts";
+import type { RunStore } from "../../src/run/run.ts";
 import type { Act as FeedbackAct } from "./generated/feedback.js";
 import { forms } from "./generated/forms.js";
 import { form, type Act as PageAct } from "./generated/page.js";
+import type { Act as RenderAct } from "./generated/render.js";
 import { type Operations, operations } from "./limits.ts";
 import { metricsAnswer } from "./metrics.ts";
 import { ownRoutes } from "./own-routes.ts";
 import { reservedPathReason } from "./paths.ts";
 import { originOf, publicOrigin } from "./public-origin.ts";
-import { renderPage } from "./render.ts";
+import { type PageDocument, renderPage } from "./render.ts";
+import {
+  DEFAULT_RENDER_SETTINGS,
+  RenderCounters,
+  type RenderSettings,
+  renderDocument,
+  renderSettings,
+} from "./render-document.ts";
 import { PageQuotaExceeded, type PageStore, PageTooLarge } from "./store.ts";
 
 /** What a published page's act answers (R1). */
@@ -36,6 +46,12 @@ export interface Published {
   readonly id: string;
   /** Absolute URL of the page for people. */
   readonly url: string;
+}
+
+/** What the render address's act answers (R1): the document, published as a page. */
+export interface Rendered extends Published {
+  /** The document's number of pages, as the act asked. */
+  readonly pages: number;
 }
 
 /** What the feedback address's act answers (R1): the act is acknowledged, nothing is stored. */
@@ -59,6 +75,13 @@ const PUBLISHED_SCHEMA = {
   type: "object",
   required: ["id", "url"],
   properties: { id: { type: "string" }, url: { type: "string" } },
+} as const;
+
+/** JSON Schema of {@link Rendered}, the render tool's `outputSchema`. */
+const RENDERED_SCHEMA = {
+  type: "object",
+  required: ["id", "url", "pages"],
+  properties: { id: { type: "string" }, url: { type: "string" }, pages: { type: "integer" } },
 } as const;
 
 /** JSON Schema of {@link FeedbackReceived}, the feedback tool's `outputSchema`. */
@@ -88,6 +111,17 @@ export interface ExampleOptions {
    * wrote it.
    */
   readonly publicOrigin?: string | ((c: Context) => string | undefined);
+  /**
+   * Where the render address keeps its runs (docs/runs.md), or a function giving the store per
+   * request (on Workers, from `c.env`). With one, an act of `/render` sent with `Prefer:
+   * respond-async` is answered 202 with its run URL, on both doors; without one, every act is
+   * answered when its document is done.
+   */
+  readonly runs?: RunStore | ((c: Context) => RunStore);
+  /** How the render address works (`RENDER_PAGE_MS`). Default {@link DEFAULT_RENDER_SETTINGS}. */
+  readonly render?: RenderSettings;
+  /** Counts the renderings for `/metrics`. Default: counters of the app's own. */
+  readonly renders?: RenderCounters;
 }
 
 /**
@@ -106,17 +140,19 @@ export function mcpAllowedHosts(value: string | undefined): string[] | undefined
 
 /**
  * The options every entry reads from its settings, by `setting(name)`: `METRICS_TOKEN`,
- * `PUBLIC_ORIGIN` and `MCP_ALLOWED_HOSTS`.
+ * `PUBLIC_ORIGIN`, `MCP_ALLOWED_HOSTS` and `RENDER_PAGE_MS`.
  *
- * @throws {RangeError} for a `PUBLIC_ORIGIN` that is not an origin, naming it.
+ * @throws {RangeError} for a `PUBLIC_ORIGIN` that is not an origin or a `RENDER_PAGE_MS` that is
+ *   no time, naming it.
  */
 export function exampleSettings(
   setting: (name: string) => string | undefined,
-): Pick<ExampleOptions, "metricsToken" | "publicOrigin" | "mcp"> {
+): Pick<ExampleOptions, "metricsToken" | "publicOrigin" | "mcp" | "render"> {
   return {
     metricsToken: setting("METRICS_TOKEN"),
     publicOrigin: publicOrigin(setting("PUBLIC_ORIGIN")),
     mcp: { allowedHosts: mcpAllowedHosts(setting("MCP_ALLOWED_HOSTS")) },
+    render: renderSettings(setting),
   };
 }
 
@@ -138,13 +174,41 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
   const configured = (value: string | ((c: Context) => string | undefined) | undefined, c: Context) =>
     typeof value === "function" ? value(c) : value;
   const originFor = (c: Context) => originOf(c, configured(options.publicOrigin, c));
+  const renders = options.renders ?? new RenderCounters();
+  const renderAs = options.render ?? DEFAULT_RENDER_SETTINGS;
   ownRoutes(app, {
     store,
     rateLimit,
     onLog: ops.onLog,
     originFor,
-    metrics: (c) => metricsAnswer(c, ops.counters, configured(options.metricsToken, c)),
+    metrics: (c) => metricsAnswer(c, [ops.counters, renders], configured(options.metricsToken, c)),
   });
+
+  /**
+   * Publishes `page` in the page store under a new id.
+   *
+   * @throws {ActDeclined} 400 for a request whose URL cannot be parsed, 413 for a page too
+   *   large, 503 with `Retry-After` when the store holds its quota.
+   */
+  async function publish(c: Context, page: PageDocument): Promise<Published> {
+    const origin = originFor(c);
+    if (origin === null) throw new ActDeclined(400, { message: "the request's URL (its Host) cannot be parsed" });
+    const id = crypto.randomUUID();
+    try {
+      await store(c).put(id, renderPage(page));
+    } catch (error) {
+      if (error instanceof PageTooLarge) throw new ActDeclined(413, { message: error.message, cause: error });
+      if (error instanceof PageQuotaExceeded) {
+        throw new ActDeclined(503, {
+          retryAfterSeconds: error.retryAfterSeconds,
+          message: error.message,
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    return { id, url: `${origin}/pages/${id}` };
+  }
 
   // Each address once: its options serve the HTTP door at /<name>, and are its tool at /mcp.
   function serve<Act>(options: AddressOptions<Act> & McpAddress<Act>): AnyMcpAddress {
@@ -158,25 +222,7 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
       form,
       gptType: "page",
       outputSchema: PUBLISHED_SCHEMA,
-      async act(page, { c }): Promise<Published> {
-        const origin = originFor(c);
-        if (origin === null) throw new ActDeclined(400, { message: "the request's URL (its Host) cannot be parsed" });
-        const id = crypto.randomUUID();
-        try {
-          await store(c).put(id, renderPage(page));
-        } catch (error) {
-          if (error instanceof PageTooLarge) throw new ActDeclined(413, { message: error.message, cause: error });
-          if (error instanceof PageQuotaExceeded) {
-            throw new ActDeclined(503, {
-              retryAfterSeconds: error.retryAfterSeconds,
-              message: error.message,
-              cause: error,
-            });
-          }
-          throw error;
-        }
-        return { id, url: `${origin}/pages/${id}` };
-      },
+      act: (page, { c }) => publish(c, page),
     }),
     serve<FeedbackAct>({
       form: forms.feedback,
@@ -184,10 +230,21 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
       outputSchema: FEEDBACK_RECEIVED_SCHEMA,
       act: (feedback): FeedbackReceived => ({ received: true, rating: feedback.rating }),
     }),
+    serve<RenderAct>({
+      form: forms.render,
+      gptType: "render",
+      outputSchema: RENDERED_SCHEMA,
+      act: (value, context): Promise<Rendered> =>
+        renders.count(context.signal, async () => {
+          const document = await renderDocument(value, context, renderAs);
+          return { ...(await publish(context.c, document)), pages: value.pages };
+        }),
+      ...(options.runs === undefined ? {} : { runs: { store: options.runs } }),
+    }),
   ];
   // Every other form in forms/ on its own path: served, checked and acknowledged, no more.
   for (const [name, other] of Object.entries(forms) as [string, CompiledForm][]) {
-    if (name === "page" || name === "feedback") continue;
+    if (name === "page" || name === "feedback" || name === "render") continue;
     tools.push(serve({ form: other, gptType: name, act: (): Received => ({ received: true }) }));
   }
   app.all(
@@ -210,7 +267,8 @@ export function createExampleApp(store: (c: Context) => PageStore, options: Exam
     discovery({
       addresses: tools.map((tool) => ({ path: `/${tool.form.name}`, form: tool.form })),
       name: "gpt-address example",
-      description: "The example addresses of gpt-address: publish a page of rich text, or leave feedback.",
+      description:
+        "The example addresses of gpt-address: publish a page of rich text, render a long document (an act that takes seconds), or leave feedback.",
       mcp: "/mcp",
       origin: originFor,
     }),

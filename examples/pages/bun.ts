@@ -9,6 +9,9 @@
  * `TRUSTED_PROXIES`, `IPV6_PREFIX_LENGTH`; `RATE_LIMIT_STORE=shared` keeps them in the same
  * database), the page store's bounds (`PAGE_MAX_BYTES`, `PAGES_TTL_SECONDS`,
  * `PAGES_QUOTA_BYTES`), `PUBLIC_ORIGIN` and `/metrics` (`METRICS_TOKEN`): docs/operations.md.
+ * The render address keeps its runs in the same database (`SqliteRunStore`, bounded by
+ * `RUNS_MAX` and `RUNS_TTL_SECONDS`; a page takes `RENDER_PAGE_MS`): docs/operations.md, "Runs
+ * of the example".
  *
  * @module
  */
@@ -16,8 +19,10 @@ import { Database } from "bun:sqlite";
 import { getConnInfo as nodeConnInfo } from "@hono/node-server/conninfo";
 import { getConnInfo as bunConnInfo } from "hono/bun";
 import { serve } from "../../src/node/index.ts";
+import { SqliteRunStore } from "../../src/run/sqlite.ts";
 import { createExampleApp, exampleSettings } from "./app.ts";
 import { exampleRateLimit } from "./rate-limiters.ts";
+import { runLimits } from "./runs.ts";
 import { startOrExit } from "./startup.ts";
 import { pageLimits } from "./store.ts";
 import { openPageDatabase, SqlitePageStore } from "./stores/sqlite.ts";
@@ -38,7 +43,11 @@ const rateLimit = exampleRateLimit(
   () => sqliteLimiters(database),
   (c) => (native ? bunConnInfo(c) : nodeConnInfo(c)).remote.address,
 );
-const app = createExampleApp(() => store, { rateLimit, ...exampleSettings((name) => env[name]) });
+const runs = new SqliteRunStore(
+  database,
+  runLimits((name) => env[name]),
+);
+const app = createExampleApp(() => store, { rateLimit, runs, ...exampleSettings((name) => env[name]) });
 const port = Number(env.PORT ?? 8790);
 if (native) Bun.serve({ hostname: "127.0.0.1", port, fetch: app.fetch });
 else serve(app, { port: port });

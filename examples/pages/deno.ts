@@ -12,7 +12,9 @@
  * `TRUSTED_PROXIES`, `IPV6_PREFIX_LENGTH`; in process memory locally and in the same KV on Deno
  * Deploy unless `RATE_LIMIT_STORE` says otherwise), the page store's bounds (`PAGE_MAX_BYTES`,
  * `PAGES_TTL_SECONDS`, `PAGES_QUOTA_BYTES`), `PUBLIC_ORIGIN` and `/metrics` (`METRICS_TOKEN`):
- * docs/operations.md.
+ * docs/operations.md. The render address keeps its runs in the same KV (`DenoKvRunStore`,
+ * bounded by `RUNS_MAX` and `RUNS_TTL_SECONDS`; a page takes `RENDER_PAGE_MS`): every process
+ * or isolate opening that KV reads and cancels them (docs/operations.md, "Runs of the example").
  *
  * @module
  */
@@ -20,8 +22,10 @@ import { getConnInfo as nodeConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import { getConnInfo as denoConnInfo } from "hono/deno";
 import { serve } from "../../src/node/index.ts";
+import { DenoKvRunStore } from "../../src/run/deno-kv.ts";
 import { createExampleApp, exampleSettings } from "./app.ts";
 import { exampleRateLimit } from "./rate-limiters.ts";
+import { runLimits } from "./runs.ts";
 import { startOrExit } from "./startup.ts";
 import { pageLimits } from "./store.ts";
 import { DenoKvPageStore, openPageKv } from "./stores/deno-kv.ts";
@@ -39,7 +43,8 @@ const rateLimit = exampleRateLimit(
   (c: Context) => (native ? denoConnInfo(c) : nodeConnInfo(c)).remote.address,
   deployed ? "shared" : "process",
 );
-const app = createExampleApp(() => store, { rateLimit, ...exampleSettings(env) });
+const runs = new DenoKvRunStore(kv, runLimits(env));
+const app = createExampleApp(() => store, { rateLimit, runs, ...exampleSettings(env) });
 if (deployed) Deno.serve(app.fetch);
 else if (native) Deno.serve({ hostname: "127.0.0.1", port }, app.fetch);
 else serve(app, { port: port });

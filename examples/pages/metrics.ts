@@ -7,7 +7,6 @@
  * @module
  */
 import type { Context } from "hono";
-import type { ActCounters } from "../../src/address/act-log.ts";
 
 const encoder = new TextEncoder();
 
@@ -31,13 +30,22 @@ export function bearerToken(field: string | undefined): string | null {
   return match === null ? null : match[1]!;
 }
 
+/** Counters that write themselves in the Prometheus text format (`ActCounters`, `RenderCounters`). */
+export interface Exposition {
+  prometheus(): string;
+}
+
 /**
  * Answers `/metrics`: 404 without a token configured, 401 (with `WWW-Authenticate: Bearer`)
- * without the right one, else the counters.
+ * without the right one, else the counters, one set after the other.
  *
  * @param token - `METRICS_TOKEN`, `undefined` or empty when not configured.
  */
-export async function metricsAnswer(c: Context, counters: ActCounters, token: string | undefined): Promise<Response> {
+export async function metricsAnswer(
+  c: Context,
+  counters: readonly Exposition[],
+  token: string | undefined,
+): Promise<Response> {
   if (token === undefined || token === "") return c.text("404 Not Found", 404);
   const given = bearerToken(c.req.header("authorization"));
   if (given === null || !(await sameSecret(given, token))) {
@@ -46,7 +54,7 @@ export async function metricsAnswer(c: Context, counters: ActCounters, token: st
       headers: { "WWW-Authenticate": 'Bearer realm="metrics"', "Content-Length": "0", "Cache-Control": "no-store" },
     });
   }
-  return c.text(counters.prometheus(), 200, {
+  return c.text(counters.map((set) => set.prometheus()).join(""), 200, {
     "Content-Type": "text/plain; version=0.0.4; charset=utf-8",
     "Cache-Control": "no-store",
   });

@@ -6,7 +6,9 @@
  * client (`RATE_LIMIT`, `RATE_LIMIT_STORE`, `TRUSTED_PROXIES`, `IPV6_PREFIX_LENGTH`; in process
  * memory unless `RATE_LIMIT_STORE=shared` keeps them in the same database), the page store's
  * bounds (`PAGE_MAX_BYTES`, `PAGES_TTL_SECONDS`, `PAGES_QUOTA_BYTES`), the origin of answered
- * URLs (`PUBLIC_ORIGIN`) and `/metrics` (`METRICS_TOKEN`): docs/operations.md.
+ * URLs (`PUBLIC_ORIGIN`) and `/metrics` (`METRICS_TOKEN`): docs/operations.md. The render
+ * address keeps its runs in the same database (`SqliteRunStore`, bounded by `RUNS_MAX` and
+ * `RUNS_TTL_SECONDS`; a page takes `RENDER_PAGE_MS`): docs/operations.md, "Runs of the example".
  *
  * The server's own timeouts close slow clients that the address never sees
  * (`serverTimeouts` of gpt-address/node).
@@ -16,8 +18,10 @@
 import { DatabaseSync } from "node:sqlite";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serve } from "../../src/node/index.ts";
+import { SqliteRunStore } from "../../src/run/sqlite.ts";
 import { createExampleApp, exampleSettings } from "./app.ts";
 import { exampleRateLimit } from "./rate-limiters.ts";
+import { runLimits } from "./runs.ts";
 import { startOrExit } from "./startup.ts";
 import { pageLimits } from "./store.ts";
 import { openPageDatabase, SqlitePageStore } from "./stores/sqlite.ts";
@@ -37,5 +41,9 @@ const rateLimit = exampleRateLimit(
   () => sqliteLimiters(database),
   (c) => getConnInfo(c).remote.address,
 );
-const app = createExampleApp(() => store, { rateLimit, ...exampleSettings((name) => env[name]) });
+const runs = new SqliteRunStore(
+  database,
+  runLimits((name) => env[name]),
+);
+const app = createExampleApp(() => store, { rateLimit, runs, ...exampleSettings((name) => env[name]) });
 serve(app, { port: Number(env.PORT ?? 8788) });

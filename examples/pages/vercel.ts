@@ -6,15 +6,20 @@
  * `RATE_LIMIT_STORE`) are kept in the same Upstash, else in the instance's memory; the client
  * is `X-Real-IP` on Vercel (`vercelClientAddress`); the page store's bounds (`PAGE_MAX_BYTES`,
  * `PAGES_TTL_SECONDS`, `PAGES_QUOTA_BYTES`), `PUBLIC_ORIGIN` and `/metrics` (`METRICS_TOKEN`):
- * docs/operations.md. Re-export it from
+ * docs/operations.md. The render address keeps its runs in the instance's memory
+ * (`MemoryRunStore`, bounded by `RUNS_MAX` and `RUNS_TTL_SECONDS`): a run is read and cancelled
+ * only through the instance that created it, and Vercel may send the next request to another
+ * (its URL is then 404); nothing outlives the instance. Re-export it from
  * `api/[[...path]].ts` to deploy (docs/deploy.md); `npm run serve:vercel` runs it locally
  * in the `edge-runtime` package.
  *
  * @module
  */
+import { MemoryRunStore } from "../../src/run/memory.ts";
 import { createExampleApp, exampleSettings } from "./app.ts";
 import { vercelClientAddress } from "./limits.ts";
 import { exampleRateLimit } from "./rate-limiters.ts";
+import { runLimits } from "./runs.ts";
 import { pageLimits } from "./store.ts";
 import { upstashOrMemory } from "./stores/upstash.ts";
 import { upstashLimiters } from "./stores/upstash-rate-limit.ts";
@@ -29,7 +34,8 @@ const { store, upstash, message } = upstashOrMemory(
 const credentials = { url: env.UPSTASH_REDIS_REST_URL ?? "", token: env.UPSTASH_REDIS_REST_TOKEN ?? "" };
 const shared = upstash ? () => upstashLimiters(credentials) : undefined;
 const rateLimit = exampleRateLimit((name) => env[name], shared, vercelClientAddress(env), "shared");
-const app = createExampleApp(() => store, { rateLimit, ...exampleSettings((name) => env[name]) });
+const runs = new MemoryRunStore(runLimits((name) => env[name]));
+const app = createExampleApp(() => store, { rateLimit, runs, ...exampleSettings((name) => env[name]) });
 
 /** Selects Vercel's edge runtime for this function. */
 export const config = { runtime: "edge" };

@@ -6,11 +6,17 @@
  * its /64 or `IPV6_PREFIX_LENGTH`; the variable `RATE_LIMIT = "off"` turns them off), URLs at
  * the variable `PUBLIC_ORIGIN`, `/metrics` for the secret `METRICS_TOKEN` (docs/operations.md),
  * and `/mcp` for the hosts named by the variable `MCP_ALLOWED_HOSTS` (loopback names when
- * unset: docs/mcp.md). A request that fails outside the app (a bad setting) is a 500 with no
+ * unset: docs/mcp.md). The render address keeps its runs in the Durable Object namespace bound
+ * as `RUNS`, whose class, `RunStoreObject`, this entry exports (wrangler.toml declares it
+ * SQLite-backed); every isolate of the worker reads and cancels the same runs, bounded by the
+ * variables `RUNS_MAX` and `RUNS_TTL_SECONDS`. A rendering runs in `ctx.waitUntil` after its 202,
+ * which Workers keep for at most 30 s: `RENDER_PAGE_MS` (default 250) × 40 pages stays under it. A request that fails outside the app (a bad setting) is a 500 with no
  * body, the error on `console.error`.
  *
  * @module
  */
 import { type ExampleEnv, exampleWorker } from "./workers-app.ts";
+
+export { RunStoreObject } from "../../src/run/durable-object.ts";
 
 export default exampleWorker() satisfies ExportedHandler<ExampleEnv>;

@@ -1,15 +1,19 @@
 /**
  * The example on Cloudflare Workers, behind its entry (`./worker.ts`): the app made at the first
- * request from the worker's variables, with pages in the Workers KV namespace `PAGES` and rate
- * limits from the Rate Limiting bindings, wrapped by `worker()` of gpt-address/workers; around
+ * request from the worker's variables, with pages in the Workers KV namespace `PAGES`, the render
+ * address's runs in the Durable Object namespace `RUNS` (a `RunStoreObject`, which the
+ * entry exports), and rate limits from the Rate Limiting bindings, wrapped by `worker()` of
+ * gpt-address/workers; around
  * it, whatever throws (a setting it cannot read, a fault outside the app) is answered as the
  * app answers an error, 500 with no body, the error on `console.error`.
  *
  * @module
  */
+import { DurableObjectRunStore } from "../../src/run/durable-object.ts";
 import { worker } from "../../src/workers/index.ts";
 import { createExampleApp, exampleSettings } from "./app.ts";
 import { ipv6PrefixLength, workersRateLimit } from "./limits.ts";
+import { runLimits } from "./runs.ts";
 import { pageLimits } from "./store.ts";
 import { WorkersKvPageStore } from "./stores/workers-kv.ts";
 
@@ -41,8 +45,13 @@ function exampleApp(env: ExampleEnv) {
   const limits = pageLimits(setting);
   // One store per isolate: it keeps the usage it listed (stores/workers-kv.ts).
   let store: WorkersKvPageStore | undefined;
+  // One run store per isolate too: a cancel through the isolate acting on the run stops the act
+  // at once, not at its next read of the object (`cancelRun`).
+  const bounds = runLimits(setting);
+  let runs: DurableObjectRunStore | undefined;
   return createExampleApp((c) => (store ??= new WorkersKvPageStore(c.env.PAGES, "page:", limits)), {
     rateLimit,
+    runs: (c) => (runs ??= new DurableObjectRunStore(c.env.RUNS, { limits: bounds })),
     ...exampleSettings(setting),
     metricsToken: (c) => settingOf(c.env as ExampleEnv)("METRICS_TOKEN"),
   });

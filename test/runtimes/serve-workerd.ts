@@ -1,7 +1,8 @@
 /**
  * Serves the example worker in workerd exactly as `wrangler deploy` would upload it: runs
  * `wrangler deploy --dry-run` into a scratch directory, then loads that bundle into Miniflare
- * (workerd) with the `PAGES` KV namespace, on 127.0.0.1:`PORT` (behind Miniflare's entry worker, or
+ * (workerd) with the `PAGES` KV namespace and the `RUNS` Durable Object namespace (SQLite-backed,
+ * as its migration declares), on 127.0.0.1:`PORT` (behind Miniflare's entry worker, or
  * with `WORKERD_SOCKET=direct` on a socket of the worker's own).
  *
  * Why not `wrangler dev`: its development proxy answers 500 "Network connection lost" when
@@ -37,12 +38,26 @@ const ratelimits = Object.fromEntries(
 // RATE_LIMIT=<acts>,<arrivals> sets the bindings' limits per minute, as an operator would in
 // wrangler.toml; RATE_LIMIT=off (the suites, the hostile bench) turns the example's limits
 // off through the worker's variable; METRICS_TOKEN serves /metrics to that token, and
-// PUBLIC_ORIGIN, IPV6_PREFIX_LENGTH and the page store's bounds pass as they are.
+// PUBLIC_ORIGIN, IPV6_PREFIX_LENGTH, the page and run stores' bounds and RENDER_PAGE_MS pass as
+// they are.
 const setting = /^(\d+),(\d+)$/.exec(process.env.RATE_LIMIT ?? "");
 if (setting !== null) {
   if (ratelimits.ACT_LIMITER) ratelimits.ACT_LIMITER.simple = { limit: Number(setting[1]), period: 60 };
   if (ratelimits.ARRIVAL_LIMITER) ratelimits.ARRIVAL_LIMITER.simple = { limit: Number(setting[2]), period: 60 };
 }
+// [[durable_objects.bindings]]: name, class_name; SQLite-backed when a migration names the class
+// in new_sqlite_classes.
+const sqliteClasses = new Set(
+  [...toml.matchAll(/^new_sqlite_classes\s*=\s*\[([^\]]*)\]/gm)].flatMap((m) =>
+    [...m[1]!.matchAll(/"([^"]+)"/g)].map((c) => c[1]!),
+  ),
+);
+const durableObjects = Object.fromEntries(
+  [...toml.matchAll(/^name\s*=\s*"([^"]+)"\s*\nclass_name\s*=\s*"([^"]+)"/gm)].map((m) => [
+    m[1]!,
+    { className: m[2]!, useSQLite: sqliteClasses.has(m[2]!) },
+  ]),
+);
 const bindings: Record<string, string> = {};
 if (process.env.RATE_LIMIT === "off") bindings.RATE_LIMIT = "off";
 for (const name of [
@@ -52,6 +67,9 @@ for (const name of [
   "PAGE_MAX_BYTES",
   "PAGES_TTL_SECONDS",
   "PAGES_QUOTA_BYTES",
+  "RUNS_MAX",
+  "RUNS_TTL_SECONDS",
+  "RENDER_PAGE_MS",
 ]) {
   const value = process.env[name];
   if (value !== undefined) bindings[name] = value;
@@ -69,6 +87,7 @@ const mf = new Miniflare(
     compatibilityDate,
     compatibilityFlags,
     kvNamespaces,
+    durableObjects,
     ratelimits,
     bindings,
     host: "127.0.0.1",
