@@ -138,16 +138,25 @@ export interface DurableObjectRunStoreOptions {
   readonly now?: () => number;
 }
 
-/** Runs kept by a {@link RunStoreObject}, reached through its namespace binding; see the module. */
+/**
+ * Runs kept by a {@link RunStoreObject}, reached through its namespace binding; see the module.
+ *
+ * One store may serve every request of an isolate (keep it across requests, so that a cancel
+ * through the isolate acting on a run aborts the act at once, see `cancelRun`): it takes a stub
+ * of the object for each operation, since a stub is an I/O object of the request that made it and
+ * workerd refuses its use from another ("Cannot perform I/O on behalf of a different request").
+ */
 export class DurableObjectRunStore implements RunStore {
   readonly limits: RunLimits;
-  readonly #object: { fetch(request: Request): Promise<Response> };
+  readonly #namespace: RunStoreNamespace;
+  readonly #id: unknown;
   readonly #now: () => number;
 
   constructor(namespace: RunStoreNamespace, options: DurableObjectRunStoreOptions = {}) {
     this.limits = options.limits ?? DEFAULT_RUN_LIMITS;
     this.#now = options.now ?? Date.now;
-    this.#object = namespace.get(namespace.idFromName(options.name ?? "gpt-address-runs"));
+    this.#namespace = namespace;
+    this.#id = namespace.idFromName(options.name ?? "gpt-address-runs");
   }
 
   /**
@@ -173,7 +182,7 @@ export class DurableObjectRunStore implements RunStore {
   }
 
   async #send(operation: Operation): Promise<unknown> {
-    const response = await this.#object.fetch(
+    const response = await this.#namespace.get(this.#id).fetch(
       new Request("https://run-store.invalid/", {
         method: "POST",
         headers: { "content-type": "application/json" },
