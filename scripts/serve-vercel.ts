@@ -5,8 +5,10 @@
  *
  * The entry is bundled by esbuild into one service-worker script, as Vercel bundles it, and
  * evaluated in a fresh edge VM. The VM gets a `process.env` holding only
- * `UPSTASH_REDIS_REST_URL`, `UPSTASH_REDIS_REST_TOKEN`, `RATE_LIMIT` and `RATE_LIMIT_STORE`, as
- * Vercel exposes the project's variables (not `VERCEL`: this is not Vercel).
+ * `UPSTASH_REDIS_REST_URL`, `UPSTASH_REDIS_REST_TOKEN`, `RATE_LIMIT`, `RATE_LIMIT_STORE`,
+ * `METRICS_TOKEN`, and the run store's and render address's settings (`RUNS_MAX`,
+ * `RUNS_TTL_SECONDS`, `RENDER_PAGE_MS`), as Vercel exposes the project's variables (not `VERCEL`:
+ * this is not Vercel).
  *
  * The VM is served by a `node:http` server of our own (edge-runtime's `createHandler`, as its
  * `runServer` does) so that it gets the example's server timeouts (`serverTimeouts` of
@@ -36,7 +38,16 @@ addEventListener("fetch", (event) => event.respondWith(handler(event.request)));
   logLevel: "warning",
 });
 const env: Record<string, string> = {};
-for (const name of ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "RATE_LIMIT", "RATE_LIMIT_STORE"]) {
+for (const name of [
+  "UPSTASH_REDIS_REST_URL",
+  "UPSTASH_REDIS_REST_TOKEN",
+  "RATE_LIMIT",
+  "RATE_LIMIT_STORE",
+  "METRICS_TOKEN",
+  "RUNS_MAX",
+  "RUNS_TTL_SECONDS",
+  "RENDER_PAGE_MS",
+]) {
   const value = process.env[name];
   if (value !== undefined) env[name] = value;
 }

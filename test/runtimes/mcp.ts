@@ -30,6 +30,7 @@ const example = (form: FormFile): Record<string, unknown> =>
 
 const page = file("page");
 const feedback = file("feedback");
+const render = file("render");
 const CONFORMANCE = join(root, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
 
 /** A tool result as the clients return it. */
@@ -60,18 +61,20 @@ async function exercise(
   expect(resources.map((r) => [r.uri, r.mimeType])).toEqual([
     ["ui://page/form", "text/html;profile=mcp-app"],
     ["ui://feedback/form", "text/html;profile=mcp-app"],
+    ["ui://render/form", "text/html;profile=mcp-app"],
   ]);
-  for (const form of [forms.page, forms.feedback]) {
+  for (const form of [forms.page, forms.feedback, forms.render]) {
     const uri = `ui://${form.name}/form`;
     const tool = tools.find((t) => t.name === form.name) as { _meta?: unknown };
     expect(tool._meta).toEqual({ ui: { resourceUri: uri } });
     const { contents } = await client.readResource({ uri });
     expect(contents).toEqual([{ uri, mimeType: "text/html;profile=mcp-app", text: form.appPage }]);
   }
-  expect(tools.map((tool) => tool.name).sort()).toEqual(["feedback", "page"]);
+  expect(tools.map((tool) => tool.name).sort()).toEqual(["feedback", "page", "render"]);
   for (const [name, form] of [
     ["page", page],
     ["feedback", feedback],
+    ["render", render],
   ] as const) {
     const tool = tools.find((t) => t.name === name)!;
     expect(tool.inputSchema).toEqual(form.s);
@@ -93,6 +96,17 @@ async function exercise(
   const stored = await fetch(url);
   expect(stored.status).toBe(200);
   expect(await stored.text()).toContain("<html");
+
+  // An act that takes a while (two pages of a document), called by a client that asks for no
+  // task: it waits for the result, as for any tool.
+  const rendered = (await client.callTool({
+    name: "render",
+    arguments: { title: "Two pages through MCP", pages: 2 },
+  })) as ToolResult;
+  expect(rendered.isError).toBe(false);
+  expect(rendered.structuredContent).toMatchObject({ pages: 2 });
+  const document = await fetch((rendered.structuredContent as { url: string }).url);
+  expect(await document.text()).toContain("Page 2 of 2");
 
   // An invalid value: a tool error, no result, nothing published.
   const refused = (await client.callTool({ name: "page", arguments: { ...example(page), title: "" } })) as ToolResult;

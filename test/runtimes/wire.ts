@@ -5,10 +5,18 @@
  *
  * Every rejected body is paired with an accepted control that differs in that one respect;
  * from outside, a rejection is only a 204 (R2), so the pairing is what shows the cause.
+ *
+ * Runs (docs/runs.md) are seen through the render address, whose act takes
+ * {@link RENDER_PAGE_MS} a page here, in the run store each entry gives it: the whole life cycle
+ * of a run (202, polls, completed with the act's result; a cancel that the act obeys; expiry;
+ * no run for an invalid act; nothing changed for a client that does not ask for one). That the
+ * act saw its signal abort is read from the app's own `/metrics` (the renderings `stopped`, and
+ * none left running), and through the protocol: the run's progress never moves again.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Run } from "../../src/run/index.ts";
 import * as bodies from "./bodies.ts";
 import { type FakeUpstash, startFakeUpstash } from "./fake-upstash.ts";
 import { launch, type Running, type RuntimeName, root } from "./harness.ts";
@@ -18,6 +26,17 @@ import { slowClientSuite } from "./slow-clients.ts";
 /** The page address's path and its body limit (the address's default, DESIGN.md §6). */
 const PAGE = "/page";
 const MAX_BYTES = 1024 * 1024;
+
+/** The render address (forms/render.json), the example's act that takes seconds. */
+const RENDER = "/render";
+/** What one page of a rendered document takes in the suite's servers, in ms (`RENDER_PAGE_MS`). */
+const RENDER_PAGE_MS = 50;
+/** How long the suite's servers keep a run, in s (`RUNS_TTL_SECONDS`). */
+const RUNS_TTL_SECONDS = 5;
+/** The suite's `METRICS_TOKEN`: `/metrics` tells the renderings running and stopped. */
+const METRICS_TOKEN = "wire-suite-metrics";
+/** A run URL as `Location` gives it: under the address, 128 random bits in base64url. */
+const RUN_PATH = /^\/render\/runs\/[A-Za-z0-9_-]{22}$/;
 
 /** The arrival documents as the form files state them. */
 const pageFile: unknown = JSON.parse(readFileSync(join(root, "forms/page.json"), "utf8"));
@@ -39,10 +58,14 @@ export function wireSuite(name: RuntimeName): void {
       fetch(url(PAGE), { method: "POST", body, headers });
 
     beforeAll(async () => {
-      let env: Record<string, string> = {};
+      let env: Record<string, string> = {
+        RENDER_PAGE_MS: String(RENDER_PAGE_MS),
+        RUNS_TTL_SECONDS: String(RUNS_TTL_SECONDS),
+        METRICS_TOKEN,
+      };
       if (name === "vercel") {
         upstash = await startFakeUpstash();
-        env = { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token };
+        env = { ...env, UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token };
       }
       try {
         server = await launch(name, env);
@@ -393,6 +416,212 @@ export function wireSuite(name: RuntimeName): void {
           await expectAccepted(await act(bodies.validPage, headers));
           await expectRejected(await act(bodies.unknownMember, headers));
         }
+      });
+    });
+
+    describe("runs: the render address (docs/runs.md)", () => {
+      const render = (body: string, headers: Record<string, string> = {}) =>
+        fetch(url(RENDER), { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
+      const document = (pages: number, title = `A document of ${pages} pages`) => JSON.stringify({ title, pages });
+      const asyncly = { prefer: "respond-async" };
+      const readRun = async (location: string) => {
+        const response = await fetch(url(location));
+        expect(response.status, location).toBe(200);
+        expect(response.headers.get("content-type")).toMatch(/^application\/json\b/);
+        expect(response.headers.get("cache-control")).toBe("no-store");
+        return (await response.json()) as Run;
+      };
+      /** Reads the run at `location` until `done`, every 20 ms for at most `ms`; every state seen, in order. */
+      const pollRun = async (location: string, done: (run: Run) => boolean, ms = 10_000) => {
+        const seen: Run[] = [];
+        const deadline = Date.now() + ms;
+        for (;;) {
+          const run = await readRun(location);
+          seen.push(run);
+          if (done(run)) return seen;
+          if (Date.now() > deadline) throw new Error(`the run at ${location} is still ${JSON.stringify(run)}`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      /** The renderings the server counts (`/metrics`): running now, and ended each way. */
+      const renders = async () => {
+        const response = await fetch(url("/metrics"), { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+        expect(response.status).toBe(200);
+        const text = await response.text();
+        const value = (series: string) => {
+          const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+          if (line === undefined) throw new Error(`/metrics has no ${series}:\n${text}`);
+          return Number(line.slice(series.length + 1));
+        };
+        const total = (outcome: string) => value(`gpt_address_example_renders_total{outcome="${outcome}"}`);
+        return {
+          running: value("gpt_address_example_renders_running"),
+          completed: total("completed"),
+          stopped: total("stopped"),
+          failed: total("failed"),
+        };
+      };
+      /** Starts a run: 202 with its URL; returns the URL and the run as the 202 gave it. */
+      const started = async (response: Response) => {
+        expect(response.status).toBe(202);
+        const location = response.headers.get("location") ?? "";
+        expect(location).toMatch(RUN_PATH);
+        expect(response.headers.get("preference-applied")).toBe("respond-async");
+        expect(response.headers.get("retry-after")).toBe("1");
+        expect(response.headers.get("cache-control")).toBe("no-store");
+        const run = (await response.json()) as Run;
+        expect(run).toMatchObject({ status: "working", pollIntervalMs: 1000, ttlMs: RUNS_TTL_SECONDS * 1000 });
+        expect(location.endsWith(`/${run.taskId}`)).toBe(true);
+        return { location, run };
+      };
+
+      it("202 with the run's URL, polled through its progress to completed with the act's result", async () => {
+        const before = await renders();
+        const { location, run } = await started(await render(document(8), asyncly));
+        const seen = await pollRun(location, (state) => state.status !== "working");
+        const done = seen.at(-1)!;
+        expect(done).toMatchObject({ taskId: run.taskId, status: "completed", createdAt: run.createdAt });
+        const result = done.result as { id: string; url: string; pages: number };
+        expect(result).toEqual({ id: expect.any(String), url: expect.any(String), pages: 8 });
+        expect(new URL(result.url).pathname).toBe(`/pages/${result.id}`);
+        // The act's progress, page by page, as the polls saw it: rising, and never past 1.
+        const working = seen.filter((state) => state.status === "working" && state.statusMessage !== undefined);
+        expect(working.length).toBeGreaterThan(0);
+        for (const state of working) expect(state.statusMessage).toMatch(/^rendered page [1-8] of 8$/);
+        const fractions = working.map((state) => state.progress!);
+        expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+        for (const fraction of fractions) expect(fraction).toBeLessThanOrEqual(1);
+        // The result is the act's: the document is published, all 8 pages of it.
+        const page = await fetch(url(new URL(result.url).pathname));
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain("Page 8 of 8");
+        // The completed run reads the same again, and a DELETE leaves it completed.
+        expect(await readRun(location)).toEqual(done);
+        const late = await fetch(url(location), { method: "DELETE" });
+        expect(late.status).toBe(200);
+        expect(await late.json()).toEqual(done);
+        const after = await renders();
+        expect(after.completed - before.completed).toBe(1);
+        expect(after.running).toBe(before.running);
+      });
+
+      it("without Prefer nothing changes: 200 with the result once the document is done, no run", async () => {
+        const sent = Date.now();
+        const response = await render(document(4));
+        expect(response.status).toBe(200);
+        expect(Date.now() - sent).toBeGreaterThanOrEqual(4 * RENDER_PAGE_MS - 10);
+        expect(response.headers.get("location")).toBeNull();
+        expect(response.headers.get("preference-applied")).toBeNull();
+        expect(await response.json()).toEqual({ id: expect.any(String), url: expect.any(String), pages: 4 });
+      });
+
+      it("Prefer: respond-async, wait=N that the act finishes within: the 200 it would have had, no run", async () => {
+        const response = await render(document(2), { prefer: "respond-async, wait=5" });
+        expect(response.status).toBe(200);
+        expect(response.headers.get("location")).toBeNull();
+        expect(response.headers.get("preference-applied")).toBeNull();
+        expect(await response.json()).toEqual({ id: expect.any(String), url: expect.any(String), pages: 2 });
+      });
+
+      it("DELETE cancels a working run: cancelled, the act stops at once (it ran, and ends as stopped), and its progress never moves again", async () => {
+        const before = await renders();
+        const { location } = await started(await render(document(40), asyncly));
+        // The act is under way: a page done, and the rendering counted as running.
+        await pollRun(location, (state) => state.statusMessage !== undefined);
+        expect((await renders()).running).toBe(before.running + 1);
+        const cancel = await fetch(url(location), { method: "DELETE" });
+        expect(cancel.status).toBe(200);
+        expect(cancel.headers.get("cache-control")).toBe("no-store");
+        const cancelled = (await cancel.json()) as Run;
+        expect(cancelled).toMatchObject({ status: "cancelled" });
+        expect(cancelled.result).toBeUndefined();
+        // The act saw its signal: it ended as stopped (not completed), long before its 40 pages (2 s).
+        const deadline = Date.now() + 1_500;
+        let after = await renders();
+        while (after.stopped === before.stopped && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          after = await renders();
+        }
+        expect(after.stopped - before.stopped).toBe(1);
+        expect(after.running).toBe(before.running);
+        expect(after.completed).toBe(before.completed);
+        // Nothing moves the run again: over more pages than the act had left to write, and after a second DELETE.
+        await new Promise((resolve) => setTimeout(resolve, 10 * RENDER_PAGE_MS));
+        expect(await readRun(location)).toEqual(cancelled);
+        const again = await fetch(url(location), { method: "DELETE" });
+        expect(again.status).toBe(200);
+        expect(await again.json()).toEqual(cancelled);
+        expect(await renders()).toEqual(after);
+      });
+
+      it("an expired run, an unknown one and a malformed id are 404 with no body, to GET and to DELETE", async () => {
+        const { location, run } = await started(await render(document(1), asyncly));
+        await pollRun(location, (state) => state.status === "completed");
+        const unknown = `${RENDER}/runs/${"A".repeat(22)}`;
+        for (const path of [unknown, `${RENDER}/runs/not-a-run`, `${RENDER}/runs/${run.taskId}x`]) {
+          for (const method of ["GET", "DELETE"]) {
+            const response = await fetch(url(path), { method, headers: { "accept-encoding": "identity" } });
+            expect(response.status, `${method} ${path}`).toBe(404);
+            expect(await response.text()).toBe("");
+          }
+        }
+        // Past its TTL the run is gone.
+        await new Promise((resolve) =>
+          setTimeout(resolve, Date.parse(run.createdAt) + RUNS_TTL_SECONDS * 1000 + 250 - Date.now()),
+        );
+        for (const method of ["GET", "DELETE"]) {
+          const response = await fetch(url(location), { method, headers: { "accept-encoding": "identity" } });
+          expect(response.status, method).toBe(404);
+          expect(await response.text()).toBe("");
+        }
+      });
+
+      it("an invalid act asking for a run is 204 and makes none: nothing renders, and its Idempotency-Key stays free", async () => {
+        const before = await renders();
+        const key = `"wire-${name}-${Date.now()}"`;
+        const headers = { ...asyncly, "idempotency-key": key };
+        for (const body of ['{"title": "x", "pages": 41}', '{"title": "x"}', '{"title": "x", "pages": 2, "more": 1}']) {
+          const response = await render(body, headers);
+          expect(response.status, body).toBe(204);
+          expect(response.headers.get("location")).toBeNull();
+          expect(await response.text()).toBe("");
+        }
+        expect(await renders()).toEqual(before);
+        // Control: a valid act with the same key and preference gets its run (not 422: no key was kept).
+        const { location } = await started(await render(document(1), headers));
+        await pollRun(location, (state) => state.status === "completed");
+      });
+
+      it("Idempotency-Key: the same act again gets the same run; other bytes under the key get 422", async () => {
+        const headers = { ...asyncly, "idempotency-key": `"wire-same-${name}-${Date.now()}"` };
+        const first = await started(await render(document(10), headers));
+        const second = await render(document(10), headers);
+        expect(second.status).toBe(202);
+        expect(second.headers.get("location")).toBe(first.location);
+        await second.body?.cancel();
+        const other = await render(document(4), headers);
+        expect(other.status).toBe(422);
+        await other.body?.cancel();
+        await pollRun(first.location, (state) => state.status === "completed");
+      });
+
+      it("CORS: the preflight allows Prefer and Idempotency-Key, and a browser reads the 202's Location", async () => {
+        const preflight = await fetch(url(RENDER), {
+          method: "OPTIONS",
+          headers: {
+            origin: "https://actor.example",
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "content-type, prefer, idempotency-key",
+          },
+        });
+        expect(preflight.status).toBeLessThan(300);
+        const allowed = (preflight.headers.get("access-control-allow-headers") ?? "").toLowerCase();
+        for (const field of ["prefer", "idempotency-key"]) expect(allowed).toContain(field);
+        const response = await render(document(1), { ...asyncly, origin: "https://actor.example" });
+        const { location } = await started(response);
+        const exposed = (response.headers.get("access-control-expose-headers") ?? "").toLowerCase();
+        for (const field of ["location", "preference-applied", "retry-after"]) expect(exposed).toContain(field);
+        await pollRun(location, (state) => state.status === "completed");
       });
     });
 
