@@ -6,6 +6,11 @@
  * a Node and a Bun process on one SQLite file, two Deno processes on one Deno KV file, and two
  * Workers (isolates) in workerd sharing one Durable Object namespace (Miniflare, worker `b`
  * binding worker `a`'s class by `scriptName`). The instances are test/runtimes/runs/instance.ts.
+ *
+ * Last, the same through the example's HTTP door: two isolates of the example worker as
+ * `wrangler deploy` would upload it, on one Durable Object namespace; a run of its render address
+ * created through one is polled to completion and cancelled through the other, and the act in
+ * the first stops (its `/metrics`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -14,6 +19,7 @@ import { join } from "node:path";
 import { build } from "esbuild";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { afterAll, describe, expect, it } from "vitest";
+import { wrangler } from "../../scripts/wrangler.ts";
 import { newRunId, type Run, type RunOutcome } from "../../src/run/index.ts";
 import { root } from "./harness.ts";
 import { INSTANCE_LIMITS } from "./runs/instance.ts";
@@ -84,6 +90,28 @@ async function json<T>(instance: Instance, path: string, init?: RequestInit): Pr
   const response = await instance.fetch(path, init);
   expect(response.status, `${instance.name} ${path}`).toBe(200);
   return (await response.json()) as T;
+}
+
+/** Miniflare's worker `name` as an {@link Instance} (its Fetcher is typed with Miniflare's own Request; only its fetch is used). */
+async function miniflareInstance(mf: Miniflare, name: string): Promise<Instance> {
+  const fetcher = (await mf.getWorker(name)) as unknown as {
+    fetch(
+      url: string,
+      init?: RequestInit,
+    ): Promise<{ status: number; headers: Headers; arrayBuffer(): Promise<ArrayBuffer> }>;
+  };
+  return {
+    name,
+    fetch: async (path, init) => {
+      const response = await fetcher.fetch(`http://runs.test${path}`, init);
+      const headers = new Headers();
+      for (const field of ["location", "content-type", "preference-applied", "retry-after"]) {
+        const value = response.headers.get(field);
+        if (value !== null) headers.set(field, value);
+      }
+      return new Response(await response.arrayBuffer(), { status: response.status, headers });
+    },
+  };
 }
 
 const start = (instance: Instance, body: Record<string, unknown>) =>
@@ -257,19 +285,111 @@ describe("two Workers in workerd sharing one Durable Object namespace", { timeou
     const mf = new Miniflare(convertV4MiniflareOptions({ workers: [worker("a"), worker("b", "a")] }));
     stops.push(() => mf.dispose());
     await mf.ready;
-    const instance = async (name: string): Promise<Instance> => {
-      // Miniflare's Fetcher, typed with its own Request; only its fetch is used.
-      const fetcher = (await mf.getWorker(name)) as unknown as {
-        fetch(url: string, init?: RequestInit): Promise<{ status: number; arrayBuffer(): Promise<ArrayBuffer> }>;
-      };
-      return {
-        name,
-        fetch: async (path, init) => {
-          const response = await fetcher.fetch(`http://runs.test${path}`, init);
-          return new Response(await response.arrayBuffer(), { status: response.status });
-        },
-      };
+    return [await miniflareInstance(mf, "a"), await miniflareInstance(mf, "b")];
+  });
+});
+
+describe("two isolates of the example worker on one Durable Object namespace, through the HTTP door", {
+  timeout: 60_000,
+}, () => {
+  const METRICS_TOKEN = "runs-shared-metrics";
+  let a: Instance;
+  let b: Instance;
+  const render = (instance: Instance, pages: number) =>
+    instance.fetch("/render", {
+      method: "POST",
+      headers: { "content-type": "application/json", prefer: "respond-async" },
+      body: JSON.stringify({ title: `${pages} pages in two isolates`, pages }),
+    });
+  const runAt = (instance: Instance, location: string, method = "GET") => json<Run>(instance, location, { method });
+  /** The renderings `instance` counts (`/metrics`): running now, stopped by a cancel. */
+  const renders = async (instance: Instance) => {
+    const response = await instance.fetch("/metrics", { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const value = (series: string) =>
+      Number(
+        text
+          .split("\n")
+          .find((line) => line.startsWith(`${series} `))
+          ?.split(" ")[1],
+      );
+    return {
+      running: value("gpt_address_example_renders_running"),
+      stopped: value('gpt_address_example_renders_total{outcome="stopped"}'),
+      completed: value('gpt_address_example_renders_total{outcome="completed"}'),
     };
-    return [await instance("a"), await instance("b")];
+  };
+  const accepted = async (response: Response) => {
+    expect(response.status).toBe(202);
+    const location = response.headers.get("location") ?? "";
+    expect(location).toMatch(/^\/render\/runs\/[A-Za-z0-9_-]{22}$/);
+    await response.arrayBuffer();
+    return location;
+  };
+
+  it("starts both isolates of the worker wrangler builds", async () => {
+    const outdir = mkdtempSync(join(scratch, "example-"));
+    await wrangler(["deploy", "--dry-run", "--outdir", outdir], { cwd: root, timeout: 90_000 });
+    // The worker's own bindings (wrangler.toml), b binding a's RunStoreObject by scriptName.
+    const worker = (name: string, scriptName?: string) => ({
+      name,
+      modules: true,
+      scriptPath: join(outdir, "worker.js"),
+      modulesRoot: outdir,
+      compatibilityDate: "2026-08-01",
+      kvNamespaces: ["PAGES"],
+      bindings: { RATE_LIMIT: "off", METRICS_TOKEN, RENDER_PAGE_MS: "50" },
+      durableObjects: {
+        RUNS: { className: "RunStoreObject", useSQLite: true, ...(scriptName === undefined ? {} : { scriptName }) },
+      },
+    });
+    const mf = new Miniflare(convertV4MiniflareOptions({ workers: [worker("a"), worker("b", "a")] }));
+    stops.push(() => mf.dispose());
+    await mf.ready;
+    [a, b] = [await miniflareInstance(mf, "a"), await miniflareInstance(mf, "b")];
+  });
+
+  it("a run of /render created through a is polled through b, page by page, to completed with the act's result", async () => {
+    const location = await accepted(await render(a, 6));
+    const seen: Run[] = [];
+    const done = await until(
+      async () => {
+        const run = await runAt(b, location);
+        seen.push(run);
+        return run;
+      },
+      (run) => run.status !== "working",
+      10_000,
+    );
+    expect(done).toMatchObject({ status: "completed", result: { pages: 6 } });
+    expect(seen.some((run) => /^rendered page [1-6] of 6$/.test(run.statusMessage ?? ""))).toBe(true);
+    // Acted in a only.
+    expect((await renders(a)).completed).toBe(1);
+    expect((await renders(b)).completed).toBe(0);
+  });
+
+  it("a run created through a is cancelled through b: cancelled through both, and the act in a stops within the poll interval", async () => {
+    const location = await accepted(await render(a, 40));
+    await until(
+      () => runAt(b, location),
+      (run) => run.statusMessage !== undefined,
+      5_000,
+    );
+    expect((await renders(a)).running).toBe(1);
+    const cancelledAt = Date.now();
+    expect(await runAt(b, location, "DELETE")).toMatchObject({ status: "cancelled" });
+    // a reads the cancel from the object every pollIntervalMs (1 s), then its act's signal aborts.
+    const stopped = await until(
+      () => renders(a),
+      (counts) => counts.stopped === 1,
+      5_000,
+    );
+    expect(stopped).toMatchObject({ running: 0, stopped: 1, completed: 1 });
+    expect(Date.now() - cancelledAt).toBeLessThan(3_000);
+    const cancelled = await runAt(a, location);
+    expect(cancelled).toMatchObject({ status: "cancelled" });
+    expect(cancelled.result).toBeUndefined();
+    expect(await runAt(b, location)).toEqual(cancelled);
   });
 });
