@@ -2,8 +2,11 @@
  * A mixed hostile load against one runtime serving the example addresses (issue 15, section 5):
  * valid acts alongside malformed and truncated JSON, duplicate names, oversize bodies with and
  * without `Content-Length`, chunked and slow bodies, disconnects mid-body, 10⁵-deep nesting,
- * long strings, invalid UTF-8, wrong methods and huge header fields. `npm run bench:hostile`
- * runs it for 60 s on Node and on workerd; the runtimes suite runs a few seconds of it.
+ * long strings, invalid UTF-8, wrong methods and huge header fields; and run traffic on the
+ * render address (docs/runs.md): runs created, polled, replayed by `Idempotency-Key` and
+ * cancelled, unknown and malformed run URLs, invalid acts asking for a run. `npm run
+ * bench:hostile` runs it for 60 s on Node and on workerd; the runtimes suite runs a few seconds
+ * of it.
  *
  * Each attack comes from its own loopback address (127.0.0.2 …), the valid actor from
  * 127.0.0.200, so a per-client rate limit throttles the attackers and not the actor, as it
@@ -49,6 +52,9 @@ export interface HostileReport {
   /** Slow clients: how many, and the longest time from first byte to the server's close (or answer). */
   readonly slowClients: number;
   readonly slowLongestMs: number;
+  /** Run traffic (docs/runs.md): runs created (202) in attack windows, and answers not as the protocol says. */
+  readonly runsCreated: number;
+  readonly runFailures: number;
   /** Whether the child was alive through the whole run. */
   readonly survived: boolean;
   /** After the attack: a GET and a valid act answered 200. */
@@ -77,9 +83,15 @@ export interface Answer {
   readonly ms: number;
   /** The client-side error code when there was no answer (`ECONNRESET`, …). */
   readonly error?: string;
+  /** With `read`: the `Location` field and the body as text. */
+  readonly location?: string;
+  readonly text?: string;
 }
 
-/** One HTTP request from `localAddress`, on a fresh connection; resolves, never rejects. */
+/**
+ * One HTTP request from `localAddress`, on a fresh connection; resolves, never rejects. With
+ * `read`, the answer's `Location` and body are kept (else the body is discarded unread).
+ */
 export function send(
   port: number,
   localAddress: string,
@@ -87,15 +99,23 @@ export function send(
   path: string,
   body: Uint8Array | string | null,
   headers: Record<string, string> = {},
+  read = false,
 ): Promise<Answer> {
   const started = performance.now();
   return new Promise((resolve) => {
     const req = request(
       { host: "127.0.0.1", port, localAddress, method, path, headers: { connection: "close", ...headers } },
       (res: IncomingMessage) => {
-        res.resume();
-        res.on("end", () => resolve({ status: res.statusCode ?? null, ms: performance.now() - started }));
-        res.on("error", () => resolve({ status: res.statusCode ?? null, ms: performance.now() - started }));
+        const chunks: Buffer[] = [];
+        if (read) res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        else res.resume();
+        const answer = () => ({
+          status: res.statusCode ?? null,
+          ms: performance.now() - started,
+          ...(read ? { location: res.headers.location, text: Buffer.concat(chunks).toString("utf8") } : {}),
+        });
+        res.on("end", () => resolve(answer()));
+        res.on("error", () => resolve(answer()));
       },
     );
     req.setTimeout(30_000, () => req.destroy());
@@ -196,6 +216,97 @@ export const attacks: Record<string, (port: number, from: string) => Promise<Ans
   },
 };
 
+/**
+ * The settings of a server the mix runs against, for its run traffic: a small run store (100
+ * runs, each kept 10 s: the mix's runs expire while it runs) and 20 ms a page of `/render`.
+ */
+export const RUN_SETTINGS = { RUNS_MAX: "100", RUNS_TTL_SECONDS: "10", RENDER_PAGE_MS: "20" } as const;
+
+/** The render address, whose act takes `RENDER_PAGE_MS` a page, offered as a run (docs/runs.md). */
+const RENDER = "/render";
+const respondAsync = { ...json, prefer: "respond-async" };
+
+/** What the protocol answers each kind of run request (docs/runs.md); anything else is a failure. */
+const RUN_ANSWERS: Record<string, readonly number[]> = {
+  // 200: the act finished within the wait (a replay of a run that completed meanwhile).
+  "run: create (Prefer: respond-async)": [202, 200],
+  "run: replay (same Idempotency-Key and bytes)": [202, 200],
+  "run: same Idempotency-Key, other bytes": [422],
+  "run: poll": [200],
+  "run: cancel (DELETE)": [200],
+  "run: unknown or malformed run URL": [404],
+  "run: invalid act asking for a run": [204],
+};
+
+/**
+ * One client's run traffic, from `from`: creates a run of a short document (1 to 8 pages),
+ * replays it with its `Idempotency-Key` and tries the key with other bytes, polls it every 50 ms
+ * (faster than asked) until it ends, cancelling every other run after its first poll; then
+ * reads an unknown and a malformed run URL and sends an invalid act asking for a run.
+ */
+async function runTraffic(
+  port: number,
+  from: string,
+  n: number,
+  record: (kind: string, answer: Answer) => void,
+): Promise<void> {
+  const key = `"bench-${process.pid}-${from}-${n}"`;
+  const pages = 1 + (n % 8);
+  const act = JSON.stringify({ title: `Bench document ${n}`, pages });
+  const asking = { ...respondAsync, "idempotency-key": key };
+  const created = await send(port, from, "POST", RENDER, act, asking, true);
+  record("run: create (Prefer: respond-async)", created);
+  record("run: replay (same Idempotency-Key and bytes)", await send(port, from, "POST", RENDER, act, asking));
+  const other = JSON.stringify({ title: `Bench document ${n}`, pages: pages === 8 ? 7 : pages + 1 });
+  record("run: same Idempotency-Key, other bytes", await send(port, from, "POST", RENDER, other, asking));
+  if (created.status === 202 && created.location !== undefined) {
+    for (let polls = 0; polls < 200; polls++) {
+      const poll = await send(port, from, "GET", created.location, null, {}, true);
+      record("run: poll", poll);
+      if (poll.status !== 200 || !/"status":"working"/.test(poll.text ?? "")) break;
+      if (polls === 0 && n % 2 === 0)
+        record("run: cancel (DELETE)", await send(port, from, "DELETE", created.location, null));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  const unknown = n % 2 === 0 ? `${RENDER}/runs/${"A".repeat(22)}` : `${RENDER}/runs/%00${"x".repeat(300)}`;
+  record("run: unknown or malformed run URL", await send(port, from, n % 3 === 0 ? "DELETE" : "GET", unknown, null));
+  record(
+    "run: invalid act asking for a run",
+    await send(port, from, "POST", RENDER, JSON.stringify({ title: "x", pages: 41 }), respondAsync),
+  );
+}
+
+/**
+ * Fills the run store: creates runs of one page until one is refused (at most `maxRuns` + 1
+ * requests). The quota holds when at most `maxRuns` were accepted and the refusal is 503 with
+ * `Retry-After` (docs/runs.md).
+ */
+export async function fillRunStore(
+  server: Running,
+  maxRuns: number,
+): Promise<{ accepted: number; refusal: number | null; retryAfter: string | null }> {
+  const port = Number(new URL(server.url).port);
+  const body = JSON.stringify({ title: "Filling the run store", pages: 1 });
+  for (let accepted = 0; accepted <= maxRuns; accepted++) {
+    const answer = await new Promise<{ status: number | null; retryAfter: string | null }>((resolve) => {
+      const req = request(
+        { host: "127.0.0.1", port, localAddress: "127.0.0.203", method: "POST", path: RENDER, headers: respondAsync },
+        (res) => {
+          res.resume();
+          const retryAfter = res.headers["retry-after"];
+          res.on("end", () => resolve({ status: res.statusCode ?? null, retryAfter: retryAfter ?? null }));
+        },
+      );
+      req.on("error", () => resolve({ status: null, retryAfter: null }));
+      req.end(body);
+    });
+    if (answer.status !== 202 && answer.status !== 200)
+      return { accepted, refusal: answer.status, retryAfter: answer.retryAfter };
+  }
+  return { accepted: maxRuns + 1, refusal: null, retryAfter: null };
+}
+
 /** A slow client: one body byte every 500 ms until the server answers or closes. */
 async function slowClient(port: number): Promise<Answer & { closedMs: number | null }> {
   const seen = await exchange(
@@ -271,6 +382,12 @@ export interface HostileOptions {
   readonly actorPriority?: number;
   /** The core the load runs on, whose busy share is reported (`loadBusy`); none by default. */
   readonly loadCore?: number;
+  /**
+   * Run traffic in attack windows: runs created per second, all run clients together (each
+   * run then polled, replayed, cancelled or not: about 7 requests a run). Default 5. The
+   * server's run store must hold what that creates in one TTL (`RUNS_MAX`, `RUNS_TTL_SECONDS`).
+   */
+  readonly runRate?: number;
 }
 
 /** The part of each window left out of the latency samples, in ms: the one before it draining. */
@@ -289,7 +406,7 @@ const SETTLE_MS = 250;
  * sends one byte per 500 ms, no load to speak of) and is counted whole.
  */
 export async function hostileMix(server: Running, options: HostileOptions): Promise<HostileReport> {
-  const { seconds, attackers = 8, attackRate, slow = 4, actorPriority, loadCore } = options;
+  const { seconds, attackers = 8, attackRate, slow = 4, actorPriority, loadCore, runRate = 5 } = options;
   const port = Number(new URL(server.url).port);
   const statuses: Record<string, Record<string, number>> = {};
   const record = (kind: string, status: number | null, error?: string) => {
@@ -370,6 +487,29 @@ export async function hostileMix(server: Running, options: HostileOptions): Prom
       } else await sleep(nextAttack(now) - now);
     }
   });
+  // Run traffic: a run started every 1/runRate s in attack windows, each followed through by a
+  // client of its own (as many at once as it takes).
+  let runsCreated = 0;
+  let runFailures = 0;
+  const recordRun = (kind: string, answer: Answer) => {
+    record(kind, answer.status, answer.error);
+    if (kind === "run: create (Prefer: respond-async)" && answer.status === 202) runsCreated++;
+    if (!RUN_ANSWERS[kind]!.includes(answer.status ?? -1)) runFailures++;
+  };
+  const runsDone = (async () => {
+    const following: Promise<void>[] = [];
+    for (let n = 0; alive; n++) {
+      const now = Date.now();
+      if (now >= end) break;
+      if (!attacking(now)) {
+        await sleep(nextAttack(now) - now);
+        continue;
+      }
+      following.push(runTraffic(port, from(), n, recordRun));
+      await sleep(1000 / runRate);
+    }
+    await Promise.all(following);
+  })();
   // CPU counters at every window boundary, for the busy shares.
   const counters: { at: number; serverMs: number; load: CoreTicks | null }[] = [];
   const countersTaken = (async () => {
@@ -388,6 +528,7 @@ export async function hostileMix(server: Running, options: HostileOptions): Prom
     ...attackLoops,
     ...slowOnes,
     countersTaken,
+    runsDone,
   ]);
   const serverBusy = shares(counters, (a, b) => (b.serverMs - a.serverMs) / (b.at - a.at));
   const loadBusy = counters.every((c) => c.load !== null)
@@ -442,6 +583,8 @@ export async function hostileMix(server: Running, options: HostileOptions): Prom
     rssEndMiB,
     slowClients,
     slowLongestMs,
+    runsCreated,
+    runFailures,
     survived: alive,
     answersAfter: after.every((a) => a.status === 200),
     serverBusy,

@@ -1,9 +1,11 @@
 /**
  * `npm run bench:hostile`: 60 s of mixed hostile traffic (bench/hostile-mix.ts) against the
  * example on Node and on workerd, one after the other, each in a fresh server. Prints what was
- * seen and asserts, per runtime: no 5xx, no crash, every valid act answered 200, resident memory
- * bounded, valid-act p99 under attack at most 2× the clean p99, slow clients closed within the
- * body deadline, normal answers afterwards, and a prompt exit on SIGTERM. Exits 1 if any fails.
+ * seen and asserts, per runtime: no 5xx, no crash, every valid act answered 200, run traffic
+ * answered as docs/runs.md says, resident memory bounded, valid-act p99 under attack at most 2×
+ * the clean p99, slow clients closed within the body deadline, normal answers afterwards, the run
+ * store within its quota (filled after the mix: at most `RUNS_MAX` runs, then 503 with
+ * `Retry-After`), and a prompt exit on SIGTERM. Exits 1 if any fails.
  *
  * The latency goal, as measured here: one valid actor acts back to back, each act on a fresh
  * connection, through alternating clean and attack windows (6 s each after a 3 s warm-up; 4
@@ -49,7 +51,15 @@ import { availableParallelism, cpus, loadavg, setPriority } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_BODY_DEADLINE_MS } from "../src/body/read-body.ts";
 import { launch, type Running, type RuntimeName, root } from "../test/runtimes/harness.ts";
-import { costPerKind, type HostileOptions, type HostileReport, hostileMix, terminate } from "./hostile-mix.ts";
+import {
+  costPerKind,
+  fillRunStore,
+  type HostileOptions,
+  type HostileReport,
+  hostileMix,
+  RUN_SETTINGS,
+  terminate,
+} from "./hostile-mix.ts";
 import { KIND_GOAL, kindMatrix } from "./kinds.bench.ts";
 import { bundle, hasTaskset, mayRaisePriority, pin, startWorkerd } from "./serve.bench.ts";
 
@@ -173,10 +183,16 @@ console.log(
 let failed = 0;
 for (const runtime of runtimes) {
   const server = await onCore0(() =>
-    launch(runtime, { RATE_LIMIT: "off", ...(runtime === "workerd" ? { WORKERD_SOCKET: "direct" } : {}) }),
+    launch(runtime, {
+      RATE_LIMIT: "off",
+      ...RUN_SETTINGS,
+      ...(runtime === "workerd" ? { WORKERD_SOCKET: "direct" } : {}),
+    }),
   );
   const report = await hostileMix(server, mix);
   const cost = costs ? await costPerKind(server) : null;
+  const maxRuns = Number(RUN_SETTINGS.RUNS_MAX);
+  const filled = await fillRunStore(server, maxRuns);
   const exit = await terminate(server);
   console.log(
     `\n## ${runtime}: ${seconds} s, ${report.total} requests; ${report.pairs} × (${report.windowSeconds} s clean + ${report.windowSeconds} s attack); ${report.attackRateSeen.toFixed(0)} attack requests/s\n`,
@@ -214,6 +230,16 @@ for (const runtime of runtimes) {
     ["no 5xx", report.serverErrors === 0, `${report.serverErrors}`],
     ["no crash", report.survived, report.survived ? "alive" : "exited"],
     ["every valid act answered 200", report.validFailures === 0, `${report.validFailures} not 200`],
+    [
+      "run traffic answered as docs/runs.md says",
+      report.runsCreated > 0 && report.runFailures === 0,
+      `${report.runsCreated} runs created, ${report.runFailures} answers otherwise`,
+    ],
+    [
+      "the run store keeps its quota",
+      filled.accepted <= maxRuns && filled.refusal === 503 && Number(filled.retryAfter) >= 1,
+      `filled after the mix: ${filled.accepted} more runs accepted (RUNS_MAX ${maxRuns}), then ${filled.refusal} with Retry-After ${filled.retryAfter}`,
+    ],
     [
       "RSS bounded",
       report.rssMaxMiB < RSS_LIMIT_MIB,
