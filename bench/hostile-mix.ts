@@ -384,7 +384,7 @@ export interface HostileOptions {
   readonly loadCore?: number;
   /**
    * Run traffic in attack windows: runs created per second, all run clients together (each
-   * run then polled, replayed, cancelled or not: about 7 requests a run). Default 5. The
+   * run then polled, replayed, cancelled or not: about 7 requests a run); 0 for none. Default 5. The
    * server's run store must hold what that creates in one TTL (`RUNS_MAX`, `RUNS_TTL_SECONDS`).
    */
   readonly runRate?: number;
@@ -501,6 +501,7 @@ export async function hostileMix(server: Running, options: HostileOptions): Prom
     for (let n = 0; alive; n++) {
       const now = Date.now();
       if (now >= end) break;
+      if (runRate <= 0) break;
       if (!attacking(now)) {
         await sleep(nextAttack(now) - now);
         continue;

@@ -42,6 +42,11 @@
  * door; every kind is printed with its ratio, and each above 2 is a failed check.
  * `HOSTILE_KINDS=off` skips it; `BENCH_KINDS_ROUNDS` and `BENCH_KINDS_SECONDS` size it.
  *
+ * Run traffic (docs/runs.md) runs in the attack windows: `HOSTILE_RUN_RATE` runs of `/render`
+ * created per second (default 5; 0 for none, and the run checks then fail), each followed
+ * through by a client of its own (bench/hostile-mix.ts); the server's run store is small
+ * (`RUN_SETTINGS`: 100 runs, each kept 10 s), so that runs expire while the mix runs.
+ *
  * `HOSTILE_SECONDS` changes the length (default 60), `HOSTILE_RUNTIMES` the runtimes
  * (default `node,workerd`). Not part of `npm test`; test/runtimes/hostile.test.ts runs a short
  * bounded version of the same checks, without the latency ratio.
@@ -76,6 +81,8 @@ const attackRate = (() => {
   if (!(rate > 0)) throw new Error(`HOSTILE_ATTACK_RATE must be a positive number or "unpaced", not ${asked}`);
   return rate;
 })();
+/** Runs created per second in attack windows (docs/runs.md); 0 for no run traffic. */
+const runRate = Number(process.env.HOSTILE_RUN_RATE ?? 5);
 const comparator = process.env.HOSTILE_COMPARATOR !== "off";
 const costs = process.env.HOSTILE_COST !== "off";
 /** Resident memory above which a server is taken to be leaking, in MiB. */
@@ -84,6 +91,12 @@ const RSS_LIMIT_MIB = 1_024;
 const SLOW_SLACK_MS = 3_000;
 /** The load core's busy share above which its own queueing is taken to be in the latencies. */
 const LOAD_SATURATED = 0.9;
+/**
+ * The page store's quota of the servers, in bytes: 1 GiB. On Node the valid actor publishes about
+ * 50,000 pages (60 MiB) a minute, past the example's 64 MiB in about a minute, after which every
+ * act is declined 503; what the store does at its quota is bench/soak.ts's subject, not this one's.
+ */
+const PAGES_QUOTA_BYTES = 1024 ** 3;
 /** The goal: valid-act p99 under attack ÷ clean. */
 const LATENCY_RATIO = 2;
 const all = `0-${availableParallelism() - 1}`;
@@ -93,6 +106,7 @@ const mix: HostileOptions = {
   seconds,
   attackers,
   attackRate,
+  runRate,
   ...(mayRaisePriority ? { actorPriority: -20 } : {}),
   ...(hasTaskset ? { loadCore: 1 } : {}),
 };
@@ -185,6 +199,7 @@ for (const runtime of runtimes) {
   const server = await onCore0(() =>
     launch(runtime, {
       RATE_LIMIT: "off",
+      PAGES_QUOTA_BYTES: String(PAGES_QUOTA_BYTES),
       ...RUN_SETTINGS,
       ...(runtime === "workerd" ? { WORKERD_SOCKET: "direct" } : {}),
     }),
