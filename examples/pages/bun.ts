@@ -34,20 +34,15 @@ const database = await startOrExit(
   () => openPageDatabase(env.PAGES_DB ?? "pages.sqlite", (file) => new Database(file)),
   process.exit,
 );
-const store = new SqlitePageStore(
-  database,
-  pageLimits((name) => env[name]),
-);
+const setting = (name: string) => env[name];
+const store = new SqlitePageStore(database, pageLimits(setting));
 const rateLimit = exampleRateLimit(
-  (name) => env[name],
+  setting,
   () => sqliteLimiters(database),
   (c) => (native ? bunConnInfo(c) : nodeConnInfo(c)).remote.address,
 );
-const runs = new SqliteRunStore(
-  database,
-  runLimits((name) => env[name]),
-);
-const app = createExampleApp(() => store, { rateLimit, runs, ...exampleSettings((name) => env[name]) });
+const runs = new SqliteRunStore(database, runLimits(setting));
+const app = createExampleApp(() => store, { rateLimit, runs, ...exampleSettings(setting) });
 const port = Number(env.PORT ?? 8790);
 if (native) Bun.serve({ hostname: "127.0.0.1", port, fetch: app.fetch });
 else serve(app, { port: port });

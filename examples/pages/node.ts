@@ -32,18 +32,13 @@ const database = await startOrExit(
   () => openPageDatabase(env.PAGES_DB ?? "pages.sqlite", (file) => new DatabaseSync(file)),
   process.exit,
 );
-const store = new SqlitePageStore(
-  database,
-  pageLimits((name) => env[name]),
-);
+const setting = (name: string) => env[name];
+const store = new SqlitePageStore(database, pageLimits(setting));
 const rateLimit = exampleRateLimit(
-  (name) => env[name],
+  setting,
   () => sqliteLimiters(database),
   (c) => getConnInfo(c).remote.address,
 );
-const runs = new SqliteRunStore(
-  database,
-  runLimits((name) => env[name]),
-);
-const app = createExampleApp(() => store, { rateLimit, runs, ...exampleSettings((name) => env[name]) });
+const runs = new SqliteRunStore(database, runLimits(setting));
+const app = createExampleApp(() => store, { rateLimit, runs, ...exampleSettings(setting) });
 serve(app, { port: Number(env.PORT ?? 8788) });
