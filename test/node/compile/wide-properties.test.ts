@@ -45,7 +45,7 @@ const rootProperties = { ...wideProperties("p", 300, { type: "string", maxLength
 const wide = { type: "object", required: ["p299"], properties: rootProperties };
 
 /** The same form with its `properties` cut into an `allOf` of narrow ones: the oracle. */
-function chunked(properties: Record<string, unknown>): unknown {
+function chunked(properties: Record<string, unknown>): { allOf: unknown[] } {
   const entries = Object.entries(properties);
   const chunks: unknown[] = [];
   for (let k = 0; k < entries.length; k += 100)
