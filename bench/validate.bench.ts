@@ -14,6 +14,11 @@
  * rounds of the per-round ratio. Goals: ≥ 1× schemasafe on valid and fails-late, ≥ 20×
  * cfworker, ≤ 4 KiB gzipped, cold start ≤ ajv standalone's.
  *
+ * Then the cost of a call against the number of names a form declares (issue 31): the synthetic
+ * `{required: [p(n−1)], properties: {p0…p(n−1): {type: "string"}}}` at 5 and 5,000 names, a
+ * value that fails `required` and one valid with two members, through `validateParsed`; goal
+ * 5,000 within 10 % of 5 (a per-round ratio of ns per call, median over rounds).
+ *
  * Then ours ÷ schemasafe in fresh and seasoned processes (issue 16): a seasoned one has first
  * given both validators every invalid instance of the JSON-Schema-Test-Suite and mutated page
  * values (`season.ts`, seed printed, `BENCH_SEED`); goal ≥ 1.5× seasoned.
@@ -197,6 +202,62 @@ async function seasonedBench(): Promise<void> {
   }
 }
 
+/** `{properties: {p0…p(n−1)}}`, strings, `p(n−1)` required: issue 31's synthetic form. */
+function names(n: number): Record<string, unknown> {
+  return {
+    type: "object",
+    required: [`p${n - 1}`],
+    properties: Object.fromEntries(Array.from({ length: n }, (_, k) => [`p${k}`, { type: "string" }])),
+  };
+}
+
+/** ns per `validateParsed` call at 5 and 5,000 declared names, failing and valid (issue 31). */
+export async function namesBench(): Promise<void> {
+  const counts = [5, 5000];
+  const urls = writeModules(Object.fromEntries(counts.map((n) => [`names-${n}.mjs`, compileForm(names(n))])));
+  const rows: string[][] = [];
+  const labels: string[] = [];
+  const tasks: Array<() => unknown> = [];
+  for (const n of counts) {
+    const { validateParsed } = (await import(urls[`names-${n}.mjs`] as string)) as { validateParsed: Validate };
+    // 16 distinct objects of one shape, as parsed acts are: fail `required`, or valid with two members.
+    const values = {
+      fail: Array.from({ length: 16 }, (_, k) => JSON.parse(`{"p0":"x${k}"}`) as unknown),
+      valid: Array.from({ length: 16 }, (_, k) => JSON.parse(`{"p0":"x${k}","p${n - 1}":"y"}`) as unknown),
+    };
+    for (const [kind, list] of Object.entries(values)) {
+      for (const value of list)
+        if (validateParsed(value) !== (kind === "valid")) throw new Error(`${n} names: wrong on ${kind}`);
+      let k = 0;
+      labels.push(`${n} ${kind}`);
+      // 64 calls a task run, so that the harness's own cost is small beside them.
+      tasks.push(() => {
+        for (let j = 0; j < 64; j++) validateParsed(list[k++ & 15]);
+      });
+    }
+  }
+  const measured = measure(tasks);
+  const rates = Object.fromEntries(labels.map((label, t) => [label, (measured[t] as number[]).map((x) => x * 64)]));
+  for (const kind of ["fail", "valid"]) {
+    const small = rates[`5 ${kind}`] as number[];
+    const wide = rates[`5000 ${kind}`] as number[];
+    const slower = ratio(small, wide);
+    rows.push([
+      kind,
+      (1e9 / median(small)).toFixed(1),
+      (1e9 / median(wide)).toFixed(1),
+      `${slower.toFixed(2)}× ${slower <= 1.1 ? "met" : "NOT met"}`,
+    ]);
+  }
+  const head = ["value", "5 names ns/call", "5,000 names ns/call", "5,000 ÷ 5 (goal ≤ 1.10)"];
+  console.log(
+    "\nvalidateParsed against the names a form declares (issue 31): `{required: [p(n−1)], properties: {p0…p(n−1): string}}`; fail: `{p0}`, valid: `{p0, p(n−1)}`\n",
+  );
+  console.log(`| ${head.join(" | ")} |`);
+  console.log(`|${head.map((_, k) => (k === 0 ? " --- " : " ---: ")).join("|")}|`);
+  for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+}
+
 export default async function validateBench(): Promise<void> {
   const formText = readFileSync(local("page.form.json"), "utf8");
   const form = JSON.parse(formText) as Record<string, unknown>;
@@ -286,6 +347,7 @@ export default async function validateBench(): Promise<void> {
   console.log(
     `cold start (fresh process: import + validate valid-16k once, median of 7): ours ${co.toFixed(2)} ms, ajv standalone ${ca.toFixed(2)} ms (goal ≤ ajv ${co <= ca ? "met" : "NOT met"})`,
   );
+  await namesBench();
   await seasonedBench();
 }
 

@@ -14,7 +14,7 @@ import { helperSources } from "./helpers/index.ts";
 import type { Compiler, HelperName, InstanceType } from "./keyword.ts";
 import { typeTest } from "./keywords/type-guards.ts";
 import { childPointer, parsePointer } from "./pointer.ts";
-import { type Code, id, js, json } from "./safe-format.ts";
+import { type Code, id, join, js, json } from "./safe-format.ts";
 import { vocabulary } from "./vocabulary.ts";
 
 /** The instance-type group each JSON Schema type name belongs to. */
@@ -42,6 +42,8 @@ export class ModuleCompiler implements Compiler {
   readonly document: FormDocument;
   readonly #functions = new Map<string, Code>();
   readonly #names = new Set<string>();
+  /** The next numeric suffix to try for each function-name stem (see {@link functionFor}). */
+  readonly #suffixes = new Map<string, number>();
   readonly #queue: string[] = [];
   readonly #bodies: string[] = [];
   readonly #active = new Set<string>();
@@ -131,7 +133,11 @@ export class ModuleCompiler implements Compiler {
     const tail = tokens.slice(/^\d+$/.test(tokens.at(-1) ?? "") ? -2 : -1).join("_");
     const stem = `v_${tail.replace(/[^A-Za-z0-9_]/g, "_")}`;
     let name = stem;
-    for (let n = 2; this.#names.has(name); n++) name = `${stem}${n}`;
+    // Resumed where the stem's last name was found, so that many names of one stem (a wide
+    // `properties` of non-ASCII names) are found in linear time.
+    let n = this.#suffixes.get(stem) ?? 2;
+    while (this.#names.has(name)) name = `${stem}${n++}`;
+    this.#suffixes.set(stem, n);
     this.#names.add(name);
     const code = id(name);
     this.#functions.set(pointer, code);
@@ -307,6 +313,20 @@ export class ModuleCompiler implements Compiler {
   fail(at: string): Code {
     const label = this.#labels.at(-1);
     return label === undefined ? js`return fail(${at});` : js`break ${label};`;
+  }
+
+  leave(): Code {
+    return this.#leave();
+  }
+
+  memberChecks(schemas: ReadonlyArray<readonly [name: string, pointer: string]>): Code {
+    const entries = schemas.map(([name, pointer]) => js`[${name}, ${this.#functionFor(pointer)}]`);
+    const checks = id(`c${this.#hoisted.length}`);
+    this.#hoisted.push(js`const ${checks} = new Map([${join(entries, js`, `)}]);`.toString());
+    // The cache of `checkMembers`: 16 (name, check) pairs, none yet (`null` is no name).
+    const seen = id(`c${this.#hoisted.length}`);
+    this.#hoisted.push(js`const ${seen} = new Array(32).fill(null);`.toString());
+    return js`${checks}, ${seen}`;
   }
 
   /** The statement that fails without naming a keyword (the callee named it). */

@@ -12,7 +12,7 @@ import type { Code } from "./safe-format.ts";
 export type InstanceType = "any" | "string" | "number" | "object" | "array";
 
 /** Names of the runtime helpers the compiler may emit into a module. */
-export type HelperName = "hasOwn" | "codePointLength" | "equal" | "unique" | "multipleOf";
+export type HelperName = "hasOwn" | "codePointLength" | "equal" | "unique" | "multipleOf" | "checkMembers";
 
 /** What an emitter may use: the node, its own value and location, and the module's services. */
 export interface KeywordContext {
@@ -44,6 +44,14 @@ export interface Compiler {
   test(pointer: string, data: Code): Code;
   /** The statement that fails validation at `at`. */
   fail(at: string): Code;
+  /** The statement that fails without naming a keyword: a check it called has named one. */
+  leave(): Code;
+  /**
+   * A module-scope `Map` from each member name to the function (compiled once, as a `$ref`
+   * target is) that checks a member's value against the schema at its pointer, and a lookup
+   * cache for it: the arguments of the `checkMembers` helper after the object.
+   */
+  memberChecks(schemas: ReadonlyArray<readonly [name: string, pointer: string]>): Code;
   /** A module-scope RegExp (`u` flag) for `source`. */
   regex(source: string): Code;
   /** A module-scope constant holding a JSON value, or a `Set` of an array's members. */

@@ -109,7 +109,47 @@ function multipleOf(x, m) {
 }`,
 };
 
-const helpers: Readonly<Record<HelperName, Helper>> = { hasOwn, codePointLength, equal, unique, multipleOf };
+/**
+ * `properties` of a wide object (keywords/properties.ts): each own member of `o` listed by
+ * for…in whose name `checks` maps to a check (`(value) => boolean`) satisfies it, the value's
+ * members in their order. A member whose value is `undefined` is absent, as `present` reads it;
+ * an inherited enumerable name (a polluted `Object.prototype`) is skipped, its `hasOwn` folded
+ * by V8 into the loop's map check. `seen` caches the lookups at the first 16 positions
+ * (name, check, name, check, …), so that objects of one shape, met again, cost a comparison a
+ * member instead of a `Map` lookup.
+ */
+const checkMembers: Helper = {
+  uses: ["hasOwn"],
+  source: `function checkMembers(o, checks, seen) {
+  let i = 0;
+  for (const k in o) {
+    let check;
+    if (i < 32) {
+      if (seen[i] === k) check = seen[i + 1];
+      else {
+        check = checks.get(k);
+        seen[i] = k;
+        seen[i + 1] = check;
+      }
+      i += 2;
+    } else check = checks.get(k);
+    if (check !== undefined && hasOwn(o, k)) {
+      const v = o[k];
+      if (v !== undefined && !check(v)) return false;
+    }
+  }
+  return true;
+}`,
+};
+
+const helpers: Readonly<Record<HelperName, Helper>> = {
+  hasOwn,
+  codePointLength,
+  equal,
+  unique,
+  multipleOf,
+  checkMembers,
+};
 
 /** The sources of `names` and of the helpers they use, each once, dependencies first. */
 export function helperSources(names: Iterable<HelperName>): string[] {

@@ -1,0 +1,211 @@
+/**
+ * A wide `properties` (weight over `inlineWeight`: keywords/properties.ts) is checked by a loop
+ * over the value's own members, each looked up among per-schema functions (issue 31): the same
+ * results as the inline blocks of a narrow form, whatever `Object.prototype` holds, and code
+ * that does not hold a block per declared name.
+ */
+import { Validator } from "@cfworker/json-schema";
+import { beforeAll, describe, expect, it } from "vitest";
+import { compileForm } from "../../../src/compile/compile-form.ts";
+import { inlineWeight, weight } from "../../../src/compile/keywords/properties.ts";
+import { parseJson } from "../../../src/json/parse.ts";
+import { type GeneratedModule, loadModules } from "./load-modules.ts";
+
+/**
+ * Names a member loop must get right: Object.prototype's, the empty name, non-ASCII, digits
+ * (entries: an object literal's `__proto__` would set its prototype, not a member).
+ */
+const specialEntries: ReadonlyArray<[string, unknown]> = [
+  ["__proto__", { type: "integer" }],
+  ["toString", { type: "integer" }],
+  ["constructor", { type: "string" }],
+  ["", { type: "boolean" }],
+  ["é名", { type: "null" }],
+  ["7", { type: "string" }],
+  ["closed", false],
+  ["any", true],
+  ["blank", {}],
+];
+const specialNames = specialEntries.map(([name]) => name);
+
+/** `n` names `${prefix}0…` of `schema`, with the special names and `nested`. */
+function wideProperties(prefix: string, n: number, schema: unknown): Record<string, unknown> {
+  return Object.fromEntries([
+    ...specialEntries,
+    ...Array.from({ length: n }, (_, k) => [`${prefix}${k}`, schema]),
+  ]) as Record<string, unknown>;
+}
+
+const nested = {
+  type: "object",
+  required: ["q1"],
+  properties: wideProperties("q", 300, { type: "integer", minimum: 0 }),
+};
+const rootProperties = { ...wideProperties("p", 300, { type: "string", maxLength: 3 }), nested };
+const wide = { type: "object", required: ["p299"], properties: rootProperties };
+
+/** The same form with its `properties` cut into an `allOf` of narrow ones: the oracle. */
+function chunked(properties: Record<string, unknown>): { allOf: unknown[] } {
+  const entries = Object.entries(properties);
+  const chunks: unknown[] = [];
+  for (let k = 0; k < entries.length; k += 100)
+    chunks.push({ properties: Object.fromEntries(entries.slice(k, k + 100)) });
+  return { allOf: chunks };
+}
+const narrow = {
+  type: "object",
+  required: ["p299"],
+  // A `$ref` weighs 1 (its target's blocks are still inlined: it is referenced once).
+  ...chunked({ ...rootProperties, nested: { $ref: "#/$defs/nested" } }),
+  $defs: { nested: { type: "object", required: ["q1"], ...chunked(nested.properties) } },
+};
+
+/** Mulberry32: the instances are the same at every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const scalars = ['"ab"', '"abcd"', "1", "-1", "2.5", "true", "null", "{}", "[]"];
+
+/** JSON texts of objects with a few members: declared, special and undeclared names, valid values and not. */
+function instances(count: number): string[] {
+  const next = random(31);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  const names = ["p0", "p1", "p150", "p299", "q1", "q2", "zz", ...specialNames];
+  /** A JSON object of `size` members picked at random (each name once), then `extra`. */
+  const object = (size: number, extra: Array<[string, string]>) => {
+    const members = new Map<string, string>();
+    for (let m = 0; m < size; m++) members.set(pick(names), pick(scalars));
+    for (const [name, text] of extra) members.set(name, text);
+    return `{${[...members].map(([name, text]) => `${JSON.stringify(name)}:${text}`).join(",")}}`;
+  };
+  const texts: string[] = [];
+  for (let k = 0; k < count; k++) {
+    const extra: Array<[string, string]> = [];
+    if (next() < 0.7) extra.push(["p299", pick(['"x"', '"xyz"', '"long"', "1"])]);
+    if (next() < 0.4)
+      extra.push([
+        "nested",
+        object(Math.floor(next() * 4), next() < 0.7 ? [["q1", pick(["0", "5", "-1", '"1"'])]] : []),
+      ]);
+    texts.push(object(Math.floor(next() * 6), extra));
+  }
+  return texts;
+}
+
+const parsed = (text: string) => parseJson(new TextEncoder().encode(text));
+
+/** Runs `fn` with `Object.prototype[name]` set to `value` (enumerable, as pollution sets it). */
+function polluted<T>(name: string, value: unknown, fn: () => T): T {
+  const prototype = Object.prototype as Record<string, unknown>;
+  prototype[name] = value;
+  try {
+    return fn();
+  } finally {
+    delete prototype[name];
+  }
+}
+
+let wideModule: GeneratedModule;
+let narrowModule: GeneratedModule;
+const wideSource = compileForm(wide);
+beforeAll(async () => {
+  [wideModule, narrowModule] = (await loadModules([wideSource, compileForm(narrow)])) as [
+    GeneratedModule,
+    GeneratedModule,
+  ];
+});
+
+/** The text of the generated function `name`. */
+function functionText(source: string, name: string): string {
+  const start = source.search(new RegExp(`^(export )?function ${name}\\(`, "m"));
+  expect(start).toBeGreaterThanOrEqual(0);
+  return source.slice(start, source.indexOf("\n}\n", start) + 2);
+}
+
+describe("a wide properties (issue 31)", () => {
+  it("is the member loop in the form under test, the blocks in its oracle", () => {
+    expect(weight(rootProperties)).toBeGreaterThan(inlineWeight);
+    expect(weight(nested.properties)).toBeGreaterThan(inlineWeight);
+    expect(wideSource).toContain("checkMembers(d, ");
+    expect(compileForm(narrow)).not.toContain("checkMembers");
+  });
+
+  it("agrees with the inline blocks and with @cfworker/json-schema, by both entry points, lastFailure alike", () => {
+    const cfworker = new Validator(wide as never, "2020-12", true);
+    let valid = 0;
+    for (const text of instances(3000)) {
+      const value = parsed(text);
+      const expected = narrowModule.validate(value);
+      expect(cfworker.validate(JSON.parse(text)).valid, text).toBe(expected);
+      expect(wideModule.validate(value), text).toBe(expected);
+      const at = wideModule.lastFailure();
+      expect(wideModule.validateParsed(value), text).toBe(expected);
+      if (!expected) expect(wideModule.lastFailure(), text).toBe(at);
+      if (expected) valid += 1;
+    }
+    // Both outcomes are well represented.
+    expect(valid).toBeGreaterThan(150);
+    expect(valid).toBeLessThan(2700);
+  });
+
+  it("names the failing member's keyword", () => {
+    expect(wideModule.validateParsed(parsed('{"p299":"x","p7":"long"}'))).toBe(false);
+    expect(wideModule.lastFailure()).toBe("/properties/p7/maxLength");
+    expect(wideModule.validate(parsed('{"p299":"x","closed":1}'))).toBe(false);
+    expect(wideModule.lastFailure()).toBe("/properties/closed");
+    expect(wideModule.validateParsed(parsed('{"p299":"x","nested":{"q1":0,"q9":-1}}'))).toBe(false);
+    expect(wideModule.lastFailure()).toBe("/properties/nested/properties/q9/minimum");
+    expect(wideModule.validateParsed(parsed('{"p299":"x","__proto__":"1"}'))).toBe(false);
+    expect(wideModule.lastFailure()).toBe("/properties/__proto__/type");
+  });
+
+  it("never counts an inherited member, polluted or Object.prototype's own (toString)", () => {
+    const value = parsed('{"p299":"x","nested":{"q1":0}}');
+    for (const entry of [wideModule.validate, wideModule.validateParsed]) {
+      expect(entry(value)).toBe(true);
+      // Read as present, each would fail its schema.
+      for (const name of ["p5", "closed", "q5", "é名", ""])
+        expect(
+          polluted(name, "polluted value", () => entry(value)),
+          name,
+        ).toBe(true);
+      expect(entry(Object.assign(Object.create({ p3: "long" }), { p299: "x" }))).toBe(true);
+    }
+    // An own member of a value that is not parsed counts; `undefined` is absent, as inline.
+    expect(wideModule.validate({ p299: "x", p3: "long" })).toBe(false);
+    expect(wideModule.validate({ p299: "x", p3: undefined })).toBe(true);
+  });
+
+  it("holds no block per declared name: its functions stay small, whatever the number of names", () => {
+    const longest = (source: string) =>
+      Math.max(
+        ...[...source.matchAll(/^(?:export )?function \w+\([^)]*\) \{\n([\s\S]*?)\n\}$/gm)].map(
+          (m) => m[1]!.split("\n").length,
+        ),
+      );
+    const five = compileForm({
+      type: "object",
+      required: ["p4"],
+      properties: wideProperties("p", 5, { type: "string" }),
+    });
+    const many = compileForm({
+      type: "object",
+      required: ["p4999"],
+      properties: wideProperties("p", 5000, { type: "string" }),
+    });
+    expect(longest(many)).toBeLessThan(30);
+    const validate = functionText(many, "validate");
+    expect(validate).not.toContain('"p2500"');
+    expect(validate.split("\n").length).toBeLessThan(10);
+    // A narrow form keeps its blocks, one a name, in `validate`.
+    expect(five).not.toContain("checkMembers");
+    expect(functionText(five, "validate")).toContain("d.p2 !== undefined");
+  });
+});
