@@ -114,6 +114,7 @@ export async function serveRunAddress(options: RunAddressOptions = {}): Promise<
   app.get("/render", (c) => c.json(renderForm));
   app.post("/render", async (c) => {
     const bytes = new Uint8Array(await c.req.arrayBuffer());
+    if (bytes.length > 1024 * 1024) return c.body(null, 413);
     if (checkLocally(bytes, validator) !== null) return c.body(null, 204);
     const value = parseJson(bytes) as { title: string; pages: number };
     const prefer = preferences(c.req.header("prefer"));
