@@ -39,6 +39,7 @@ import { LEGACY_VERSIONS } from "../mcp/revisions.ts";
 import { type Answer, checkLocally, postAct } from "./act.ts";
 import { type Arrival, retrieve } from "./arrival.ts";
 import { compileValidator, type FormValidator } from "./form-validator.ts";
+import { retryAfterSeconds } from "./run.ts";
 
 /** Options of {@link createBridge}. */
 export interface BridgeOptions {
@@ -119,14 +120,6 @@ function inputSchema(s: unknown): unknown {
     properties: { value },
     ...($defs === undefined ? {} : { $defs }),
   };
-}
-
-/** Seconds of a `Retry-After` field (delta-seconds or an HTTP-date, RFC 9110 §10.2.3). */
-function retryAfterSeconds(field: string | undefined): number {
-  if (field === undefined) return 1;
-  if (/^\d+$/.test(field.trim())) return Number(field.trim());
-  const date = Date.parse(field);
-  return Number.isNaN(date) ? 1 : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
 /**
@@ -233,7 +226,7 @@ export function createBridge(urls: readonly string[], options: BridgeOptions): B
     try {
       let answer = await send();
       if (answer.kind === "rate-limited") {
-        const seconds = retryAfterSeconds(answer.response.headers["retry-after"]);
+        const seconds = retryAfterSeconds(answer.response.headers["retry-after"]) ?? 1;
         if (seconds <= maxWait) {
           await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
           answer = await send();

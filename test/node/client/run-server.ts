@@ -3,7 +3,7 @@
  * doors implement runs on main: then `serveRunAddress` becomes `address()` with `runs`. It uses
  * the real run engine (`startRun`, `readRun`, `cancelRun` over a `MemoryRunStore`); only the
  * HTTP around it is written here, plainly. The act renders `pages` pages, one every `stepMs`,
- * reporting progress and heeding its signal.
+ * reporting progress and heeding its signal; a report titled `fail` fails after its first page.
  *
  * Faults, for `check`: `noLocation` (a 202 without `Location`), `notFoundBody` (a 404 with a
  * body). `retryAfter` fixes (or drops) the `Retry-After` of every answer about a working run.
@@ -12,7 +12,15 @@ import { Hono } from "hono";
 import { compileValidator } from "../../../src/client/form-validator.ts";
 import { checkLocally } from "../../../src/client/local-check.ts";
 import { parseJson } from "../../../src/json/parse.ts";
-import { cancelRun, MemoryRunStore, type Run, readRun, startRun } from "../../../src/run/index.ts";
+import {
+  cancelRun,
+  IdempotencyKeyReused,
+  MemoryRunStore,
+  type Run,
+  RunQuotaExceeded,
+  readRun,
+  startRun,
+} from "../../../src/run/index.ts";
 import { idempotencyClaim } from "../../../src/run/run-id.ts";
 import { type Served, serveApp } from "./servers.ts";
 
@@ -122,7 +130,7 @@ export async function serveRunAddress(options: RunAddressOptions = {}): Promise<
     const asked = prefer.has("respond-async") || options.alwaysAsync === true;
     const wait = Number(prefer.get("wait") ?? 0);
     let id = "";
-    const outcome = await startRun(
+    const started = startRun(
       runs,
       async (page: typeof value, { signal, progress }) => {
         acted.push(page);
@@ -141,6 +149,7 @@ export async function serveRunAddress(options: RunAddressOptions = {}): Promise<
             else signal.addEventListener("abort", onAbort, { once: true });
           });
           progress(`page ${i} of ${page.pages}`, i / page.pages);
+          if (page.title === "fail") throw new Error("the renderer broke");
         }
         return { title: page.title, pages: page.pages, rendered: true };
       },
@@ -152,6 +161,15 @@ export async function serveRunAddress(options: RunAddressOptions = {}): Promise<
         onFault: () => {},
       },
     );
+    let outcome: Awaited<typeof started>;
+    try {
+      outcome = await started;
+    } catch (error) {
+      if (error instanceof IdempotencyKeyReused) return c.body(null, 422);
+      if (error instanceof RunQuotaExceeded)
+        return c.body(null, 503, { "retry-after": String(error.retryAfterSeconds) });
+      throw error;
+    }
     id = outcome.run.taskId;
     if (outcome.finished) {
       return outcome.run.status === "completed" ? c.json(outcome.run.result) : c.body(null, 503);
