@@ -4,8 +4,14 @@
  * vendor's official SDK, the form projected for that actor. The value is checked locally
  * against the full form first; nothing is sent unless it passes (or `--force`).
  *
- * Exit codes: 0 accepted (200); 1 refused (204), not sent (local failure), another answer, or
- * the model failed; 2 usage, a missing key or SDK.
+ * An address that answers `202 Accepted` (asked with `--async [--wait N]`, or not) is followed to
+ * the run's end (docs/runs.md): a progress bar on a terminal, plain lines otherwise, both on
+ * standard error; `--run-timeout S` gives the run up after S seconds, and Ctrl-C gives it up at
+ * once: the run is `DELETE`d. `--idempotency-key K` lets a retry of the same act be acted on once.
+ *
+ * Exit codes: 0 accepted (200, or a run completed); 1 refused (204), not sent (local failure),
+ * a run failed, cancelled or gone, another answer, or the model failed; 2 usage, a missing key or
+ * SDK; 130 interrupted (Ctrl-C; a run was `DELETE`d).
  *
  * @module
  */
@@ -17,7 +23,9 @@ import { ArrivalError } from "../client/arrival.ts";
 import { ExchangeError } from "../client/http.ts";
 import { ActorSetupError, type ModelClient, ModelError } from "../client/model.ts";
 import { type ProfiledActor, profiles } from "../client/profiles.ts";
+import { RunReadError } from "../client/run.ts";
 import { FormError } from "../compile/form-error.ts";
+import { describeRun, runProgress } from "./run-progress.ts";
 import { type CliIo, exitCodes, formatArg, ioOf, UsageError } from "./shared.ts";
 
 const ACTORS = [
@@ -82,6 +90,7 @@ function report(io: CliIo, result: ActResult, format: string): number {
           status: answer?.status ?? null,
           outcome: answer?.kind ?? "not-sent",
           answer: answer?.json ?? null,
+          ...(answer?.runUrl === undefined ? {} : { runUrl: answer.runUrl, run: answer.run ?? null }),
           failure: result.failure,
           attempts: result.attempts.map((a) => ({ text: a.text, failure: a.failure, warnings: a.warnings })),
           warnings: result.warnings,
@@ -105,6 +114,14 @@ function report(io: CliIo, result: ActResult, format: string): number {
   } else if (answer.kind === "rate-limited") {
     const retryAfter = answer.response.headers["retry-after"];
     io.stderr(`gpt-address act: rate limited (429)${retryAfter ? `, Retry-After: ${retryAfter}` : ""}\n`);
+  } else if (answer.kind === "run-failed") {
+    io.stderr(`gpt-address act: the act's run failed (${answer.runUrl}): ${describeRun(answer.run!)}\n`);
+  } else if (answer.kind === "run-cancelled") {
+    io.stderr(
+      `gpt-address act: the act's run was cancelled (${answer.runUrl})${answer.run ? `: ${describeRun(answer.run)}` : ""}\n`,
+    );
+  } else if (answer.kind === "run-gone") {
+    io.stderr(`gpt-address act: the act's run is gone (404) before it ended; its answer is lost (${answer.runUrl})\n`);
   } else {
     io.stderr(`gpt-address act: the address answered ${answer.status}\n`);
   }
@@ -132,6 +149,26 @@ export default defineCommand({
     force: { type: "boolean", default: false, description: "Send even when the local check fails" },
     pin: { type: "boolean", default: false, description: "Send the form's ETag as If-Match (412 if it changed)" },
     verbose: { type: "boolean", default: false, description: "Show the exact bytes sent" },
+    async: {
+      type: "boolean",
+      default: false,
+      description: "Ask for a run (Prefer: respond-async) and follow it; a 202 is followed anyway",
+    },
+    wait: {
+      type: "string",
+      description: "With --async: the seconds the address may take before it answers with a run",
+      valueHint: "N",
+    },
+    "idempotency-key": {
+      type: "string",
+      description: "Sent as Idempotency-Key: a retry with the same key and value is acted on once",
+      valueHint: "K",
+    },
+    "run-timeout": {
+      type: "string",
+      description: "Give a run up (DELETE) after this many seconds",
+      valueHint: "S",
+    },
     ...formatArg,
   },
   async run(context) {
@@ -143,14 +180,51 @@ export default defineCommand({
     } catch {
       throw new UsageError(`not a URL: ${JSON.stringify(args.url)}`);
     }
+    let sent = false;
     const onSend = (bytes: Uint8Array, headers: Readonly<Record<string, string>>) => {
+      sent = true;
       if (!args.verbose) return;
       const fields = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
       io.stderr(
         `POST ${url}\n${fields.join("\n")}\ncontent-length: ${bytes.length}\n\n${new TextDecoder().decode(bytes)}\n\n`,
       );
     };
-    const common = { force: args.force, pin: args.pin, onSend };
+    const wholeSeconds = (flag: string, text: string | undefined, least: number) => {
+      if (text === undefined) return undefined;
+      const seconds = Number(text);
+      if (!Number.isInteger(seconds) || seconds < least)
+        throw new UsageError(`--${flag} must be a whole number of seconds${least > 0 ? ` above 0` : ""}: ${text}`);
+      return seconds;
+    };
+    const wait = wholeSeconds("wait", args.wait, 0);
+    const runTimeout = wholeSeconds("run-timeout", args["run-timeout"], 1);
+    if (wait !== undefined && !args.async) throw new UsageError("--wait needs --async");
+    if (args["idempotency-key"] !== undefined && !/^[\x20-\x7e]+$/.test(args["idempotency-key"]))
+      throw new UsageError("--idempotency-key must be printable ASCII");
+    // Ctrl-C gives the act up: before the answer, the POST is dropped; after a 202, the run is DELETEd.
+    const interrupt = new AbortController();
+    const onSigint = () => {
+      process.off("SIGINT", onSigint); // a second Ctrl-C ends the process at once
+      interrupt.abort(new DOMException("interrupted", "AbortError"));
+    };
+    process.on("SIGINT", onSigint);
+    const progress = await runProgress(io, args.format !== "json" && process.stderr.isTTY === true);
+    const common = {
+      force: args.force,
+      pin: args.pin,
+      onSend,
+      signal: interrupt.signal,
+      ...(args.async ? { respondAsync: wait === undefined ? true : { wait } } : {}),
+      ...(args["idempotency-key"] === undefined ? {} : { idempotencyKey: args["idempotency-key"] }),
+      ...(runTimeout === undefined ? {} : { runTimeoutMs: runTimeout * 1000 }),
+      onRun: (run: Parameters<typeof progress.update>[0], runUrl: string) => progress.update(run, runUrl),
+    };
+    /** The exit code of a finished act: 130 when Ctrl-C gave it up. */
+    const outcome = (result: ActResult, format: string) => {
+      progress.stop();
+      const code = report(io, result, format);
+      return interrupt.signal.aborted && result.answer?.kind === "run-cancelled" ? exitCodes.interrupted : code;
+    };
     try {
       if (args.body !== undefined) {
         if (args.actor !== undefined || args.prompt !== undefined)
@@ -161,7 +235,7 @@ export default defineCommand({
         } catch (error) {
           throw new UsageError(`cannot read ${args.body}: ${(error as Error).message}`);
         }
-        return report(io, await actWithBody(url, bytes, common), args.format);
+        return outcome(await actWithBody(url, bytes, common), args.format);
       }
       if (args.actor === undefined || args.prompt === undefined || args.model === undefined) {
         throw new UsageError("give --body FILE|-, or --actor, --model and --prompt");
@@ -191,11 +265,22 @@ export default defineCommand({
             for (const w of attempt.warnings) io.stderr(`warning: ${w.message}\n`);
           },
         });
-        return report(io, result, args.format);
+        return outcome(result, args.format);
       } finally {
         await client.close?.();
       }
     } catch (error) {
+      progress.stop();
+      if (interrupt.signal.aborted) {
+        io.stderr(
+          `gpt-address act: interrupted${sent ? " before the address answered; the act may have been done" : ": nothing was sent"}\n`,
+        );
+        return exitCodes.interrupted;
+      }
+      if (error instanceof RunReadError) {
+        io.stderr(`gpt-address act: ${error.message}\n`);
+        return exitCodes.findings;
+      }
       if (error instanceof ActorSetupError) throw new UsageError(error.message);
       if (error instanceof ModelError) {
         io.stderr(
@@ -214,6 +299,8 @@ export default defineCommand({
         return exitCodes.findings;
       }
       throw error;
+    } finally {
+      process.off("SIGINT", onSigint);
     }
   },
 });

@@ -3,7 +3,8 @@
  * points an outside client can see), as a table or `--format json`; exit 0 only when every MUST
  * point was tried and passed; exit 1 on a MUST failure, and on an inconclusive check (a MUST
  * point not tried, named). Sends refusal probes, never an act, unless `--act` (then the form's
- * own example, or a value generated from `s`, once).
+ * own example, or a value generated from `s`, once, with `Prefer: respond-async`: an address that
+ * answers with a run has its run URL checked too, the run followed up to `--run-timeout`).
  *
  * @module
  */
@@ -53,6 +54,12 @@ export default defineCommand({
       description: "Also POST the form's own example once (an act, with whatever effect it has)",
     },
     timeout: { type: "string", default: "30000", description: "Per-request timeout in milliseconds", valueHint: "ms" },
+    "run-timeout": {
+      type: "string",
+      default: "60",
+      description: "With --act, on an address that answers with a run: how long it is followed, in seconds",
+      valueHint: "S",
+    },
     ...formatArg,
   },
   async run(context) {
@@ -68,7 +75,10 @@ export default defineCommand({
     const timeoutMs = Number(timeout);
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
       throw new UsageError(`--timeout must be a positive integer: ${timeout}`);
-    const report = await checkAddress(parsed.href, { act, timeoutMs });
+    const runTimeout = Number(context.args["run-timeout"]);
+    if (!Number.isInteger(runTimeout) || runTimeout <= 0)
+      throw new UsageError(`--run-timeout must be a positive whole number of seconds: ${context.args["run-timeout"]}`);
+    const report = await checkAddress(parsed.href, { act, timeoutMs, runTimeoutMs: runTimeout * 1000 });
     io.stdout(format === "json" ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
     return report.ok ? exitCodes.ok : exitCodes.findings;
   },

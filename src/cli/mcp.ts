@@ -54,6 +54,16 @@ export default defineCommand({
       description: "The longest Retry-After waited once after a 429, in seconds",
       valueHint: "s",
     },
+    async: {
+      type: "boolean",
+      default: false,
+      description: "Ask for runs (Prefer: respond-async) and follow them, with progress notifications",
+    },
+    wait: {
+      type: "string",
+      description: "With --async: the seconds an address may take before it answers with a run",
+      valueHint: "N",
+    },
   },
   async run(context) {
     const io = ioOf(context);
@@ -71,11 +81,17 @@ export default defineCommand({
     const maxWaitSeconds = Number(context.args["max-wait"]);
     if (!Number.isInteger(maxWaitSeconds) || maxWaitSeconds < 0)
       throw new UsageError(`--max-wait must be a whole number of seconds: ${context.args["max-wait"]}`);
+    const waitText = context.args.wait;
+    if (waitText !== undefined && !context.args.async) throw new UsageError("--wait needs --async");
+    const wait = waitText === undefined ? undefined : Number(waitText);
+    if (wait !== undefined && (!Number.isInteger(wait) || wait < 0))
+      throw new UsageError(`--wait must be a whole number of seconds: ${waitText}`);
     const write = (text: string) => io.stdout(`${text}\n`);
     const bridge = createBridge(urls, {
       notify: write,
       log: (line) => io.stderr(`gpt-address mcp: ${line}\n`),
       maxWaitSeconds,
+      ...(context.args.async ? { respondAsync: wait === undefined ? true : { wait } } : {}),
     });
     io.stderr(`gpt-address mcp: serving ${bridge.names.map((name, i) => `${name} (${urls[i]})`).join(", ")}\n`);
     const inFlight = new Set<Promise<void>>();

@@ -13,6 +13,8 @@ export const exitCodes = {
   findings: 1,
   /** A usage error (unknown command or flag, missing argument), unreadable input, or an internal error. */
   usage: 2,
+  /** Interrupted (Ctrl-C, SIGINT): 128 + 2, as a shell reports it. */
+  interrupted: 130,
 } as const;
 
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes];

@@ -16,17 +16,37 @@ import { type Exchange, exchange, mediaType } from "./http.ts";
 import { checkLocally, type LocalFailure } from "./local-check.ts";
 import type { ChatMessage, ClientWarning, ModelClient } from "./model.ts";
 import { type ActorProfile, projectForm } from "./projection.ts";
+import { followRun, idempotencyKeyField, preferField, type Run, RunCancelled, RunGone } from "./run.ts";
 
 export { checkLocally, type LocalFailure } from "./local-check.ts";
 
 /** The address's answer to an act. */
 export interface Answer {
+  /** The status of the act's answer (202 when it went through a run). */
   readonly status: number;
-  /** `accepted` 200; `refused` 204 (the form rejected it, R2); `form-changed` 412 (`--pin`); `rate-limited` 429; `other`. */
-  readonly kind: "accepted" | "refused" | "form-changed" | "rate-limited" | "other";
-  /** The 200 JSON, parsed. */
+  /**
+   * `accepted` 200, or a run `completed`; `refused` 204 (the form rejected it, R2);
+   * `form-changed` 412 (`--pin`); `rate-limited` 429; `run-failed` the act's run ended
+   * `failed`; `run-cancelled` its run was cancelled (by the address, or given up: `signal`,
+   * `runTimeoutMs`); `run-gone` its run is unknown (404) before it ended; `other`.
+   */
+  readonly kind:
+    | "accepted"
+    | "refused"
+    | "form-changed"
+    | "rate-limited"
+    | "run-failed"
+    | "run-cancelled"
+    | "run-gone"
+    | "other";
+  /** The 200 JSON, parsed; a completed run's `result`. */
   readonly json?: unknown;
+  /** The act's answer (the 202 when it went through a run). */
   readonly response: Exchange;
+  /** The run's URL, when the address answered 202 with a `Location`. */
+  readonly runUrl?: string;
+  /** The run's last state, when there was a run (none after `run-gone`, or a `DELETE` with no answer). */
+  readonly run?: Run;
 }
 
 /** One model attempt. */
@@ -61,6 +81,19 @@ export interface ActOptions {
   readonly actor?: string;
   /** Called with the exact bytes just before they are POSTed (`--verbose`). */
   readonly onSend?: (bytes: Uint8Array, headers: Readonly<Record<string, string>>) => void;
+  /**
+   * Ask for a run (`Prefer: respond-async`, RFC 7240), with `wait` the seconds the address may
+   * take before it answers with one (`wait=N`). A `202` with `Location` is followed either way.
+   */
+  readonly respondAsync?: boolean | { readonly wait?: number };
+  /** Sent as `Idempotency-Key` (quoted): a retry with the same key and bytes is acted on once. */
+  readonly idempotencyKey?: string;
+  /** Aborts the POST; after a 202, gives the run up (`DELETE`, answer `run-cancelled`). */
+  readonly signal?: AbortSignal;
+  /** Gives a run up after this many ms (`DELETE`, answer `run-cancelled`). Default: none. */
+  readonly runTimeoutMs?: number;
+  /** Called with the run's state after each read of it (a progress line). */
+  readonly onRun?: (run: Run, url: string) => void;
 }
 
 function describe(failure: LocalFailure): string {
@@ -68,16 +101,27 @@ function describe(failure: LocalFailure): string {
 }
 
 /**
- * POSTs `bytes` to the address unchanged (C1), with `Content-Type: application/json`.
+ * POSTs `bytes` to the address unchanged (C1), with `Content-Type: application/json`. A `202
+ * Accepted` with `Location` (asked for with `respondAsync`, or not) is followed to the run's end
+ * (`followRun`): its `result` is the answer.
  *
  * @throws {ExchangeError} when no answer arrives.
+ * @throws {RunReadError} when the run cannot be read.
+ * @throws the signal's reason when `signal` aborts before the address answered.
  */
 export async function postAct(arrival: Arrival, bytes: Uint8Array, options: ActOptions = {}): Promise<Answer> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.actor !== undefined) headers["gpt-actor"] = options.actor;
   if (options.pin && arrival.etag !== undefined) headers["if-match"] = arrival.etag;
+  const prefer = preferField(options.respondAsync);
+  if (prefer !== undefined) headers.prefer = prefer;
+  if (options.idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKeyField(options.idempotencyKey);
   options.onSend?.(bytes, headers);
-  const response = await exchange(arrival.url, { method: "POST", headers, body: bytes });
+  const response = await exchange(arrival.url, { method: "POST", headers, body: bytes, signal: options.signal });
+  const location = response.headers.location;
+  if (response.status === 202 && location !== undefined) {
+    return followAnswer(response, new URL(location, arrival.url).href, options);
+  }
   const kind =
     response.status === 200
       ? "accepted"
@@ -97,6 +141,34 @@ export async function postAct(arrival: Arrival, bytes: Uint8Array, options: ActO
     }
   }
   return { status: response.status, kind, json, response };
+}
+
+/** The answer of an act that went through the run at `runUrl`: followed to its end (docs/runs.md). */
+async function followAnswer(response: Exchange, runUrl: string, options: ActOptions): Promise<Answer> {
+  let accepted: unknown;
+  try {
+    accepted = parseJson(response.body);
+  } catch {
+    accepted = undefined;
+  }
+  const base = { status: response.status, response, runUrl };
+  const headers = options.actor === undefined ? undefined : { "gpt-actor": options.actor };
+  try {
+    const run = await followRun(runUrl, {
+      signal: options.signal,
+      timeoutMs: options.runTimeoutMs,
+      headers,
+      accepted: { retryAfter: response.headers["retry-after"], run: accepted },
+      onProgress: options.onRun && ((run) => options.onRun?.(run, runUrl)),
+    });
+    if (run.status === "completed") return { ...base, kind: "accepted", json: run.result, run };
+    return { ...base, kind: run.status === "failed" ? "run-failed" : "run-cancelled", run };
+  } catch (error) {
+    if (error instanceof RunGone) return { ...base, kind: "run-gone" };
+    if (error instanceof RunCancelled)
+      return { ...base, kind: "run-cancelled", ...(error.run ? { run: error.run } : {}) };
+    throw error;
+  }
 }
 
 /**
@@ -134,7 +206,6 @@ export interface ModelActOptions extends ActOptions {
   readonly onProjection?: (warnings: readonly ClientWarning[]) => void;
   /** Called after each attempt (a progress line, `--verbose`). */
   readonly onAttempt?: (attempt: Attempt, index: number) => void;
-  readonly signal?: AbortSignal;
 }
 
 /**

@@ -27,6 +27,16 @@ import { mediaType } from "./media-type.ts";
 import type { ClientWarning } from "./model.ts";
 import { type ProfiledActor, profileIds, profiles } from "./profiles.ts";
 import { projectForm } from "./projection.ts";
+import {
+  followRun,
+  idempotencyKeyField,
+  preferField,
+  type Run,
+  RunCancelled,
+  RunGone,
+  RunReadError,
+  retryAfterSeconds,
+} from "./run.ts";
 
 /** Options of {@link contactAddress}. */
 export interface AddressToolOptions {
@@ -48,6 +58,23 @@ export interface AddressToolOptions {
   readonly validator?: ValidatorChoice;
   /** Where arrivals are cached (default: one cache per process, shared by every tool). */
   readonly cache?: ArrivalCache;
+  /**
+   * Ask for a run (`Prefer: respond-async[, wait=N]`, docs/runs.md). A `202` with `Location` is
+   * followed either way, to the run's end: its `result` is the tool's result.
+   */
+  readonly respondAsync?: boolean | { readonly wait?: number };
+  /** Gives a run up (`DELETE`) after this many ms; the call is then a tool error. Default: none. */
+  readonly runTimeoutMs?: number;
+}
+
+/** Options of one call ({@link AddressTool.act}). */
+export interface ActCallOptions {
+  /** Aborts the act; after a 202, gives its run up (`DELETE`) and rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** Sent as `Idempotency-Key` (quoted): a retry of the call with the same key is acted on once. */
+  readonly idempotencyKey?: string;
+  /** Called with the run's state after each read, when the act became a run. */
+  readonly onProgress?: (run: Run) => void;
 }
 
 /** A cached arrival: the document, its entity-tag, when it goes stale, its validator. */
@@ -69,9 +96,11 @@ export class AddressToolError extends Error {
   override readonly name = "AddressToolError";
   /**
    * `invalid`: the local check refused the value (nothing sent); `refused`: 204; `form-changed`:
-   * 412; `rate-limited`: 429; `failed`: another answer; `unreachable`: no answer.
+   * 412; `rate-limited`: 429; `failed`: another answer, or the act's run ended `failed`;
+   * `cancelled`: the act's run was cancelled (by the address, or given up after `runTimeoutMs`);
+   * `unreachable`: no answer, or the act's run could not be read or is gone (404).
    */
-  readonly code: "invalid" | "refused" | "form-changed" | "rate-limited" | "failed" | "unreachable";
+  readonly code: "invalid" | "refused" | "form-changed" | "rate-limited" | "failed" | "cancelled" | "unreachable";
   /** The local check's failure (`invalid`). */
   readonly failure?: LocalFailure;
   /** The HTTP status, when the address answered. */
@@ -110,7 +139,7 @@ export interface AddressTool {
    *
    * @throws {AddressToolError} with a message for the model.
    */
-  act(input: unknown, options?: { readonly signal?: AbortSignal }): Promise<unknown>;
+  act(input: unknown, options?: ActCallOptions): Promise<unknown>;
 }
 
 /** `max-age` of a `Cache-Control` field, less `Age`, in ms; 0 for `no-cache`/`no-store` or none. */
@@ -135,14 +164,6 @@ const sleep = (ms: number, signal?: AbortSignal) =>
       { once: true },
     );
   });
-
-/** Seconds of a `Retry-After` field (a delay or an HTTP date), or `undefined`. */
-function retryAfterSeconds(field: string | null): number | undefined {
-  if (field === null) return undefined;
-  if (/^\s*\d+\s*$/.test(field)) return Number(field);
-  const date = Date.parse(field);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
-}
 
 /** A function name from the form's title or the URL. */
 function toolName(document: ArrivalDocument, url: string): string {
@@ -270,10 +291,14 @@ export async function contactAddress(url: string, options: AddressToolOptions = 
     return { bytes, failure: checkLocally(bytes, checker.validator) };
   };
 
-  const post = async (bytes: Uint8Array<ArrayBuffer>, signal?: AbortSignal): Promise<Response> => {
+  const prefer = preferField(options.respondAsync);
+  const post = async (bytes: Uint8Array<ArrayBuffer>, call: ActCallOptions): Promise<Response> => {
+    const { signal } = call;
     const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
     if (arrival.etag !== undefined) headers["if-match"] = arrival.etag;
     if (options.gptActor !== undefined) headers["gpt-actor"] = options.gptActor;
+    if (prefer !== undefined) headers.prefer = prefer;
+    if (call.idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKeyField(call.idempotencyKey);
     try {
       return await doFetch(new Request(url, { method: "POST", headers, body: bytes, signal }));
     } catch (cause) {
@@ -294,6 +319,51 @@ export async function contactAddress(url: string, options: AddressToolOptions = 
       }
     }
     return new TextDecoder().decode(body);
+  };
+
+  /** The end of the run a 202 named: its result, or a tool error. */
+  const follow = async (response: Response, call: ActCallOptions): Promise<unknown> => {
+    const runUrl = new URL(response.headers.get("location")!, url).href;
+    const accepted: unknown = await response.json().catch(() => undefined);
+    let run: Run;
+    try {
+      run = await followRun(runUrl, {
+        fetch: doFetch,
+        ...(call.signal ? { signal: call.signal } : {}),
+        ...(call.onProgress ? { onProgress: call.onProgress } : {}),
+        ...(options.runTimeoutMs === undefined ? {} : { timeoutMs: options.runTimeoutMs }),
+        ...(options.gptActor === undefined ? {} : { headers: { "gpt-actor": options.gptActor } }),
+        accepted: { retryAfter: response.headers.get("retry-after"), run: accepted },
+      });
+    } catch (error) {
+      if (error instanceof RunCancelled) {
+        if (error.reason === "signal") throw call.signal?.reason ?? error;
+        throw new AddressToolError(
+          "cancelled",
+          `The act ran longer than ${options.runTimeoutMs! / 1000} seconds and was cancelled; whether part of it was done is unknown.`,
+          { status: 202, cause: error },
+        );
+      }
+      if (error instanceof RunGone || error instanceof RunReadError) {
+        throw new AddressToolError(
+          "unreachable",
+          "The act was accepted to run in the background, but its run can no longer be read; whether it was done is unknown.",
+          { status: 202, cause: error },
+        );
+      }
+      throw error;
+    }
+    if (run.status === "completed") return run.result;
+    if (run.status === "failed") {
+      throw new AddressToolError(
+        "failed",
+        "The act was accepted and ran in the background, but it failed; the address does not say why.",
+        { status: 202 },
+      );
+    }
+    throw new AddressToolError("cancelled", "The act's run was cancelled before it ended; it was not completed.", {
+      status: 202,
+    });
   };
 
   return {
@@ -327,7 +397,7 @@ export async function contactAddress(url: string, options: AddressToolOptions = 
           { failure },
         );
       }
-      let response = await post(bytes, signal);
+      let response = await post(bytes, callOptions);
       if (response.status === 429) {
         const wait = retryAfterSeconds(response.headers.get("retry-after"));
         await response.body?.cancel();
@@ -339,8 +409,9 @@ export async function contactAddress(url: string, options: AddressToolOptions = 
           );
         }
         await sleep(wait * 1000, signal);
-        response = await post(bytes, signal);
+        response = await post(bytes, callOptions);
       }
+      if (response.status === 202 && response.headers.has("location")) return follow(response, callOptions);
       switch (response.status) {
         case 200:
           return answer(response);

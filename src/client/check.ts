@@ -3,7 +3,8 @@
  * that an outside client can see. Read-only probes (GET, HEAD, conditional GET, negotiation)
  * and refusal probes (bodies a conforming address must refuse, built so that a lenient address
  * would act on them) always run; the one act with a side effect (the form's own example) only
- * with `act: true`.
+ * with `act: true`. That act asks for a run (`Prefer: respond-async`): an address that offers
+ * runs answers 202, and its run URL is checked as well (`check-run.ts`, docs/runs.md).
  *
  * The probes are built on the form's own example when `m` has one, else on values generated
  * from `s` (`formValue`). The verdict is `conforms` only when every MUST point was tried and
@@ -20,6 +21,7 @@ import { checkMetaSchema } from "../compile/meta-schema.ts";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { parseJson } from "../json/parse.ts";
 import { type ArrivalDocument, ArrivalError, examplesOf, toArrivalDocument } from "./arrival.ts";
+import { checkRun } from "./check-run.ts";
 import { formKinds } from "./form-kinds.ts";
 import { compileValidator, type FormValidator } from "./form-validator.ts";
 import { formValue } from "./form-value.ts";
@@ -72,6 +74,8 @@ export interface CheckOptions {
   readonly act?: boolean;
   /** Per-request timeout in milliseconds (default 30 000). */
   readonly timeoutMs?: number;
+  /** How long the act's run is followed before it is given up (`DELETE`), ms (default 60 000). */
+  readonly runTimeoutMs?: number;
 }
 
 const decoder = new TextDecoder();
@@ -491,10 +495,33 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
       base === undefined ? "no valid example in m, and none generated from s" : "needs --act (it acts, once)",
     );
   } else {
+    // Sent with Prefer: respond-async: an address that offers runs answers 202, and its run URL
+    // is checked too; any other answers as it would without the preference (RFC 7240 §2).
     const answer = await send(
       "POST",
-      { "content-type": "application/json", "gpt-actor": "gpt-address check --act" },
+      { "content-type": "application/json", "gpt-actor": "gpt-address check --act", prefer: "respond-async" },
       new TextEncoder().encode(base.text),
+    );
+    if (answer.status === 202) {
+      const end = await checkRun(url, answer, add, options);
+      add(
+        "act",
+        "R1",
+        "MUST",
+        end?.status === "completed" ? "pass" : "fail",
+        "the form's own example is accepted with 200 JSON",
+        `202, a run${end ? ` that ended ${end.status}` : " not followed to its end"}` +
+          (base.generated ? "; m has no example: a value generated from s was sent" : ""),
+      );
+      return done();
+    }
+    add(
+      "runs",
+      "runs.md",
+      "MAY",
+      "n/a",
+      "an act asked with Prefer: respond-async may become a run (202)",
+      `answered ${answer.status}: no runs offered (or the act was done at once)`,
     );
     const json = mediaType(answer.headers["content-type"]) === "application/json";
     let parsed = false;

@@ -39,6 +39,8 @@ export interface ExchangeOptions {
    * without the field. Unset: the body goes out with the head.
    */
   readonly expectContinueMs?: number;
+  /** Aborting it ends the exchange: the connection is closed and the promise rejects with its reason. */
+  readonly signal?: AbortSignal;
 }
 
 /** The connection failed or closed before a whole response arrived. */
@@ -116,6 +118,17 @@ export function exchange(url: string | URL, options: ExchangeOptions = {}): Prom
       );
       req.destroy();
     }, options.timeoutMs ?? 30_000);
+    const { signal } = options;
+    if (signal !== undefined) {
+      const onAbort = () => {
+        clearTimeout(release);
+        settle(() => reject(signal.reason));
+        req.destroy();
+      };
+      if (signal.aborted) queueMicrotask(onAbort);
+      else signal.addEventListener("abort", onAbort, { once: true });
+      req.once("close", () => signal.removeEventListener("abort", onAbort));
+    }
     req.on("response", (res) => {
       clearTimeout(release);
       if (withheld && !sent && res.statusCode === 417) {

@@ -54,3 +54,12 @@ export {
 } from "./model.ts";
 export { type ProfiledActor, profiles } from "./profiles.ts";
 export { type ActorProfile, type Cell, type Projection, projectForm } from "./projection.ts";
+export {
+  type FollowRunOptions,
+  followRun,
+  type Run,
+  RunCancelled,
+  RunGone,
+  RunReadError,
+  type RunStatus,
+} from "./run.ts";

@@ -12,7 +12,10 @@
  *   the answer as text and, when a JSON object, as `structuredContent`. 204: a tool error,
  *   nothing was done. 412: the form is read again, `notifications/tools/list_changed` is sent,
  *   and a tool error says the form changed. 429: one wait of `Retry-After` (bounded), one more
- *   try, then a tool error.
+ *   try, then a tool error. 202 (asked for with `respondAsync`, or not): the run is followed
+ *   (docs/runs.md) and its result is the answer; with a `progressToken` in the call's `_meta`,
+ *   each step of the run's progress is a `notifications/progress`; the client's
+ *   `notifications/cancelled` gives the act up (a run is `DELETE`d) and the call is not answered.
  *
  * JSON-RPC: each message is read by the strict parser and checked by the door's generated
  * message validators (src/mcp/messages.ts); the lifecycle of 2025-06-18 and 2025-11-25
@@ -39,6 +42,7 @@ import { LEGACY_VERSIONS } from "../mcp/revisions.ts";
 import { type Answer, checkLocally, postAct } from "./act.ts";
 import { type Arrival, retrieve } from "./arrival.ts";
 import { compileValidator, type FormValidator } from "./form-validator.ts";
+import { type Run, retryAfterSeconds } from "./run.ts";
 
 /** Options of {@link createBridge}. */
 export interface BridgeOptions {
@@ -50,6 +54,11 @@ export interface BridgeOptions {
   readonly maxWaitSeconds?: number;
   /** `serverInfo.version`. */
   readonly version?: string;
+  /**
+   * Ask for runs (`Prefer: respond-async[, wait=N]`, docs/runs.md). A `202` with `Location` is
+   * followed either way, with progress notifications when the call has a `progressToken`.
+   */
+  readonly respondAsync?: boolean | { readonly wait?: number };
 }
 
 /** One MCP server over the given addresses. */
@@ -121,14 +130,6 @@ function inputSchema(s: unknown): unknown {
   };
 }
 
-/** Seconds of a `Retry-After` field (delta-seconds or an HTTP-date, RFC 9110 §10.2.3). */
-function retryAfterSeconds(field: string | undefined): number {
-  if (field === undefined) return 1;
-  if (/^\d+$/.test(field.trim())) return Number(field.trim());
-  const date = Date.parse(field);
-  return Number.isNaN(date) ? 1 : Math.max(0, Math.ceil((date - Date.now()) / 1000));
-}
-
 /**
  * Creates the bridge over `urls` (http or https).
  *
@@ -142,6 +143,8 @@ export function createBridge(urls: readonly string[], options: BridgeOptions): B
   const names = toolNames(urls);
   const addresses = new Map<string, Address>(urls.map((url, i) => [names[i]!, { url, name: names[i]! }]));
   const maxWait = options.maxWaitSeconds ?? 10;
+  /** The requests being answered, by id, for `notifications/cancelled`. */
+  const inFlight = new Map<string | number, AbortController>();
   let actor = "gpt-address mcp";
 
   /** Reads the address now: its arrival and its validator. */
@@ -205,10 +208,45 @@ export function createBridge(urls: readonly string[], options: BridgeOptions): B
     if (answer.kind === "rate-limited") {
       return toolError(`The address is rate limited (429)${after ? `; Retry-After: ${after}` : ""}: nothing was done.`);
     }
+    if (answer.kind === "run-failed") {
+      return toolError("The act was accepted and ran in the background, but it failed; the address does not say why.");
+    }
+    if (answer.kind === "run-cancelled") {
+      return toolError("The act's run was cancelled before it ended; it was not completed.");
+    }
+    if (answer.kind === "run-gone") {
+      return toolError(
+        "The act was accepted to run in the background, but its run is gone (404); whether it was done is unknown.",
+      );
+    }
     return toolError(`The address answered ${status}: nothing is known to have been done.`);
   }
 
-  async function callTool(address: Address, args: Readonly<Record<string, unknown>>): Promise<ToolResult> {
+  /** A `notifications/progress` sender for `token`: the run's fraction (0 to 1, total 1), only when it grows. */
+  function progressOf(token: string | number | undefined): ((run: Run) => void) | undefined {
+    if (token === undefined) return undefined;
+    let last = -1;
+    return (run) => {
+      const progress = run.status === "completed" ? 1 : (run.progress ?? 0);
+      // MCP: progress MUST increase with each notification.
+      if (progress <= last) return;
+      last = progress;
+      const message = run.statusMessage ?? run.status;
+      options.notify(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: { progressToken: token, progress, total: 1, message },
+        }),
+      );
+    };
+  }
+
+  async function callTool(
+    address: Address,
+    args: Readonly<Record<string, unknown>>,
+    call: { readonly signal: AbortSignal; readonly progressToken?: string | number },
+  ): Promise<ToolResult> {
     let arrival = address.arrival;
     try {
       arrival ??= await read(address);
@@ -229,11 +267,19 @@ export function createBridge(urls: readonly string[], options: BridgeOptions): B
       const where = failure.stage === "form" ? ` at ${failure.pointer} (${failure.keyword})` : `: ${failure.message}`;
       return toolError(`The arguments do not fit the form${where}; nothing was sent.`);
     }
-    const send = () => postAct(arrival!, bytes, { pin: true, actor });
+    const onProgress = progressOf(call.progressToken);
+    const send = () =>
+      postAct(arrival!, bytes, {
+        pin: true,
+        actor,
+        signal: call.signal,
+        ...(options.respondAsync === undefined ? {} : { respondAsync: options.respondAsync }),
+        ...(onProgress === undefined ? {} : { onRun: onProgress }),
+      });
     try {
       let answer = await send();
       if (answer.kind === "rate-limited") {
-        const seconds = retryAfterSeconds(answer.response.headers["retry-after"]);
+        const seconds = retryAfterSeconds(answer.response.headers["retry-after"]) ?? 1;
         if (seconds <= maxWait) {
           await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
           answer = await send();
@@ -245,7 +291,7 @@ export function createBridge(urls: readonly string[], options: BridgeOptions): B
     }
   }
 
-  async function answer(method: string, params: Readonly<Record<string, unknown>> | undefined) {
+  async function answer(method: string, params: Readonly<Record<string, unknown>> | undefined, signal: AbortSignal) {
     switch (method) {
       case "initialize": {
         if (!isInitializeParams(params))
@@ -275,7 +321,14 @@ export function createBridge(urls: readonly string[], options: BridgeOptions): B
           return { error: { code: INVALID_PARAMS, message: "Invalid tools/call params" } };
         const address = addresses.get(params.name);
         if (address === undefined) return { error: { code: INVALID_PARAMS, message: `Unknown tool: ${params.name}` } };
-        return { result: await callTool(address, params.arguments ?? {}) };
+        const token = isObject(params._meta) ? params._meta.progressToken : undefined;
+        const progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
+        return {
+          result: await callTool(address, params.arguments ?? {}, {
+            signal,
+            ...(progressToken === undefined ? {} : { progressToken }),
+          }),
+        };
       }
       default:
         return { error: { code: METHOD_NOT_FOUND, message: `Method not found: ${method}` } };
@@ -293,12 +346,25 @@ export function createBridge(urls: readonly string[], options: BridgeOptions): B
         return errorText(null, { code: PARSE_ERROR, message: `Parse error: ${error.code}` });
       }
       if (!isMessage(message)) return errorText(null, { code: INVALID_REQUEST, message: "Invalid Request" });
-      // A notification (initialized, cancelled) or a response: nothing to answer.
+      // The client cancels a request it made: its act is given up (a run is DELETEd).
+      if ("method" in message && message.method === "notifications/cancelled" && message.id === undefined) {
+        const requestId = isObject(message.params) ? message.params.requestId : undefined;
+        if (typeof requestId === "string" || typeof requestId === "number") inFlight.get(requestId)?.abort();
+        return undefined;
+      }
+      // Another notification (initialized) or a response: nothing to answer.
       if (!("method" in message) || message.id === undefined) return undefined;
-      const reply = await answer(message.method, message.params);
-      return "result" in reply
-        ? resultText(message.id, JSON.stringify(reply.result))
-        : errorText(message.id, reply.error);
+      const id = message.id;
+      const controller = new AbortController();
+      inFlight.set(id, controller);
+      try {
+        const reply = await answer(message.method, message.params, controller.signal);
+        // A cancelled request is not answered (MCP, Cancellation).
+        if (controller.signal.aborted) return undefined;
+        return "result" in reply ? resultText(id, JSON.stringify(reply.result)) : errorText(id, reply.error);
+      } finally {
+        if (inFlight.get(id) === controller) inFlight.delete(id);
+      }
     },
   };
 }
