@@ -210,12 +210,13 @@ describe("the package (issue 10 §2)", () => {
 
     it("has only the compiler's and the command's dependencies (no devDependency of this repository)", async () => {
       const manifest = JSON.parse(await readFile(join(root, "node_modules", "gpt-address", "package.json"), "utf8"));
-      // The compiler's (meta-schema check, Act types), the command's (citty; recheck for lint)
+      // The compiler's (meta-schema check, Act types), the command's (citty; cli-progress for act's run bar; recheck for lint)
       // and gpt-address/node's (@hono/node-server).
       expect(Object.keys(manifest.dependencies).sort()).toEqual([
         "@cfworker/json-schema",
         "@hono/node-server",
         "citty",
+        "cli-progress",
         "json-schema-to-typescript",
         "recheck",
       ]);
