@@ -63,8 +63,18 @@ export function admittedOrigin(request: Request, host: string | null, policy: Ho
   return host !== null && url.host.toLowerCase() === host.toLowerCase() ? origin : false;
 }
 
+/**
+ * The media guard of a POST (transports, Streamable HTTP: the client sends `application/json`
+ * and accepts it): `"content-type"` (415) when the body is not `application/json`, `"accept"`
+ * (406) when `Accept` rules JSON out, else `null`.
+ */
+export function mediaRefusal(headers: Headers): "content-type" | "accept" | null {
+  if (!isJsonMediaType(headers.get("content-type"))) return "content-type";
+  return acceptsJson(headers.get("accept")) ? null : "accept";
+}
+
 /** Whether a `Content-Type` is `application/json` (parameters such as `charset` ignored). */
-export function isJsonMediaType(field: string | null): boolean {
+function isJsonMediaType(field: string | null): boolean {
   if (field === null) return false;
   const essence = field.split(";", 1)[0]!.trim().toLowerCase();
   return essence === "application/json";
@@ -75,7 +85,7 @@ export function isJsonMediaType(field: string | null): boolean {
  * range above 0, RFC 9110 §12.5.1: `application/json;q=0, *\/*` does not); an absent one admits
  * anything.
  */
-export function acceptsJson(field: string | null): boolean {
+function acceptsJson(field: string | null): boolean {
   return field === null || acceptWeights(field.toLowerCase()).json > 0;
 }
 

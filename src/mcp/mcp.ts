@@ -15,12 +15,12 @@ import { carriesBody, closesUnread, discardAct, parseAct, receiveAct } from "../
 import { continuePending, type NodeMessage, nodeMessageOf } from "../body/node-message.ts";
 import { mcpAnswers } from "./answers.ts";
 import { governing } from "./govern.ts";
-import { acceptsJson, admittedHost, admittedOrigin, hostPolicy, isJsonMediaType } from "./guards.ts";
+import { admittedHost, admittedOrigin, hostPolicy, mediaRefusal } from "./guards.ts";
 import { readId } from "./jsonrpc.ts";
 import { isMessage } from "./messages.ts";
 import { type McpOptions, messageLimits } from "./options.ts";
 import { endpointOf, revisions } from "./revisions.ts";
-import { type AnyMcpAddress, prepareTools } from "./tools.ts";
+import { type AnyMcpAddress, calledForm, prepareTools } from "./tools.ts";
 
 export {
   DEFAULT_TOOLS_TTL_MS,
@@ -91,14 +91,9 @@ export function mcp<E extends Env = Env>(
     if (refused !== null) {
       return answers.limited(request, started, refused, name, null, null, origin, discardAct(request, incoming));
     }
-    if (!isJsonMediaType(request.headers.get("content-type"))) {
-      return answers.refused(request, started, "content-type", null, null, origin, incoming);
-    }
-    if (!acceptsJson(request.headers.get("accept"))) {
-      return answers.refused(request, started, "accept", null, null, origin, incoming);
-    }
-    const pending = incoming === undefined ? undefined : continuePending(c.env);
-    const received = await receiveAct(request, limits, incoming, pending);
+    const media = mediaRefusal(request.headers);
+    if (media !== null) return answers.refused(request, started, media, null, null, origin, incoming);
+    const received = await receiveAct(request, limits, incoming, incoming && continuePending(c.env));
     if (!received.ok) return answers.unreceived(request, started, received, origin, closesUnread(request, incoming));
     const bytes = received.value.byteLength;
     const parsed = parseAct(received.value, limits);
@@ -120,10 +115,7 @@ export function mcp<E extends Env = Env>(
     const handler = revision.methods.get(method);
     if (handler === undefined) return answers.methodNotFound(id, method, revision.modern, origin);
     // A tool call is an act: its client's act limit and its form's pin (If-Match) come first.
-    const form =
-      method === "tools/call" && typeof params?.name === "string"
-        ? tools.byName.get(params.name)?.address.form
-        : undefined;
+    const form = calledForm(tools, method, params);
     if (form !== undefined) {
       const admitted = admitAct(c, rateLimit, form);
       const refusal = admitted instanceof Promise ? await admitted : admitted;

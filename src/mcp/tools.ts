@@ -101,6 +101,19 @@ export interface Tools<E extends Env = Env> {
   readonly maxBytes: number;
 }
 
+/**
+ * The form a message acts on: the called tool's, for a `tools/call` naming a tool of `tools`
+ * (its act limit and pin are admitted before the call); `undefined` for any other message.
+ */
+export function calledForm<E extends Env>(
+  tools: Tools<E>,
+  method: string,
+  params: Readonly<Record<string, unknown>> | undefined,
+): CompiledForm | undefined {
+  if (method !== "tools/call" || typeof params?.name !== "string") return undefined;
+  return tools.byName.get(params.name)?.address.form;
+}
+
 /** MCP's tool-name rule (2025-11-25, server/tools, Tool Names). */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
