@@ -3,7 +3,8 @@
  * the official clients: v1 `@modelcontextprotocol/sdk` (protocol up to 2025-11-25) and v2
  * `@modelcontextprotocol/client` in `legacy` and `auto` negotiation (2026-07-28), plus raw
  * requests for what a client never sends (a duplicate member, hostile envelopes) and four
- * scenarios of the official conformance suite. Each `test/runtimes/<runtime>.test.ts` calls
+ * scenarios of the official conformance suite, and the render tool as a task (2025-11-25
+ * experimental tasks: created, polled to its result, cancelled). Each `test/runtimes/<runtime>.test.ts` calls
  * {@link mcpSuite} once.
  */
 import { execFile } from "node:child_process";
@@ -12,6 +13,7 @@ import { join } from "node:path";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { forms } from "../../examples/pages/generated/forms.js";
 import { hostileCorpus, VALID_CALL } from "../mcp-corpus.ts";
@@ -184,6 +186,55 @@ export function mcpSuite(name: RuntimeName): void {
         expect(client.getProtocolEra()).toBe("modern");
         expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
         await exercise(client, server);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it("tasks (2025-11-25, v1 SDK client): render as a task, polled with tasks/get to its result; another cancelled with tasks/cancel", async () => {
+      const client = new ClientV1(
+        { name: "gpt-address-test-tasks", version: "1.0.0" },
+        { capabilities: { tasks: {} } },
+      );
+      await client.connect(new TransportV1(endpoint()));
+      try {
+        expect(client.getServerCapabilities()?.tasks).toEqual({ cancel: {}, requests: { tools: { call: {} } } });
+        const { tools } = await client.listTools();
+        expect(tools.find((tool) => tool.name === "render")?.execution).toEqual({ taskSupport: "optional" });
+        // The example's render takes 250 ms a page: two pages run as a task to the result.
+        const seen: string[] = [];
+        let result: ToolResult | undefined;
+        const stream = client.experimental.tasks.callToolStream(
+          { name: "render", arguments: { title: "Two pages as a task", pages: 2 } },
+          CallToolResultSchema,
+          { task: { ttl: 60_000 } },
+        );
+        for await (const message of stream) {
+          seen.push(message.type === "taskStatus" ? `status:${message.task.status}` : message.type);
+          if (message.type === "result") result = message.result as ToolResult;
+          if (message.type === "error") throw message.error;
+        }
+        expect(seen[0]).toBe("taskCreated");
+        expect(seen.at(-1)).toBe("result");
+        expect(result?.isError).toBe(false);
+        expect(result?.structuredContent).toMatchObject({ pages: 2 });
+        const document = await fetch((result!.structuredContent as { url: string }).url);
+        expect(await document.text()).toContain("Page 2 of 2");
+
+        // Forty pages take ten seconds: cancelled while working, the task reads cancelled.
+        const created = await client.request(
+          { method: "tools/call", params: { name: "render", arguments: { title: "Cancelled", pages: 40 }, task: {} } },
+          CreateTaskResultSchema,
+        );
+        expect(created.task.status).toBe("working");
+        expect((await client.experimental.tasks.cancelTask(created.task.taskId)).status).toBe("cancelled");
+        expect((await client.experimental.tasks.getTask(created.task.taskId)).status).toBe("cancelled");
+        // Invalid arguments with a task ask: a tool error, and no task.
+        const invalid = await client.request(
+          { method: "tools/call", params: { name: "render", arguments: { title: "", pages: 41 }, task: {} } },
+          CallToolResultSchema,
+        );
+        expect(invalid.isError).toBe(true);
       } finally {
         await client.close();
       }
