@@ -4,8 +4,8 @@
  * `@modelcontextprotocol/client` in `legacy` and `auto` negotiation (2026-07-28), plus raw
  * requests for what a client never sends (a duplicate member, hostile envelopes) and four
  * scenarios of the official conformance suite, and the render tool as a task (2025-11-25
- * experimental tasks: created, polled to its result, cancelled). Each `test/runtimes/<runtime>.test.ts` calls
- * {@link mcpSuite} once.
+ * experimental tasks: created, polled to its result, cancelled). Each
+ * `test/runtimes/<runtime>.test.ts` calls {@link mcpSuite} once.
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
