@@ -1,9 +1,9 @@
 /**
  * The tool adapters follow an act's run (docs/runs.md), each driven by its own framework: the AI
  * SDK's `generateText` with its test model, LangChain's tool `invoke` with a tool call, the
- * OpenAI Agents SDK's `FunctionTool.invoke`. The address on loopback offers runs through the real
- * run engine (test/node/client/run-server.ts): a 202 is followed to `completed` and its result is
- * the tool's; the framework's abort DELETEs the run; a run that fails is a tool error.
+ * OpenAI Agents SDK's `FunctionTool.invoke`. The address on loopback is the project's own
+ * `address()` with runs (test/node/client/render-address.ts): a 202 is followed to `completed` and
+ * its result is the tool's; the framework's abort DELETEs the run; a run that fails is a tool error.
  */
 import { RunContext } from "@openai/agents";
 import { generateText, isStepCount } from "ai";
@@ -13,7 +13,7 @@ import { addressTool as aiTool } from "../../../src/ai/index.ts";
 import { contactAddress } from "../../../src/client/address-tool.ts";
 import { addressTool as langchainTool } from "../../../src/langchain/index.ts";
 import { addressTool as agentsTool } from "../../../src/openai-agents/index.ts";
-import { type RunAddress, type RunAddressOptions, serveRunAddress } from "../client/run-server.ts";
+import { type RenderAddress, type RenderAddressOptions, serveRenderAddress } from "../client/render-address.ts";
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV4["doGenerate"]>>;
 const usage = {
@@ -33,16 +33,17 @@ const say = (text: string): GenerateResult => ({
   warnings: [],
 });
 
-let server: RunAddress | undefined;
-const serve = async (options: RunAddressOptions = {}) => {
-  server = await serveRunAddress({ stepMs: 100, pollIntervalMs: 250, retryAfter: null, ...options });
+let server: RenderAddress | undefined;
+const serve = async (options: RenderAddressOptions = {}) => {
+  server = await serveRenderAddress({ stepMs: 100, pollIntervalMs: 250, retryAfter: null, ...options });
   return server;
 };
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-const runReads = (address: RunAddress) => address.seen.filter((r) => r.method === "GET" && r.path.includes("/runs/"));
+const runReads = (address: RenderAddress) =>
+  address.seen.filter((r) => r.method === "GET" && r.path.includes("/runs/"));
 
 describe("the tool adapters follow a run", () => {
   it("AI SDK: generateText's tool call asks for a run (respondAsync) and gets the run's result as the tool result", async () => {

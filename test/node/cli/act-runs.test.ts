@@ -1,7 +1,7 @@
 /**
  * `gpt-address act --async` as a user runs it (the bin spawned, standard error not a terminal)
- * against an address on loopback that offers runs through the real run engine
- * (test/node/client/run-server.ts): the run is followed with one plain line per change and the
+ * against the project's own `address()` with runs on loopback
+ * (test/node/client/render-address.ts): the run is followed with one plain line per change and the
  * result printed; `--run-timeout` gives it up; Ctrl-C (SIGINT) DELETEs the run, whose act sees
  * its signal abort, and exits 130.
  */
@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type RunAddress, type RunAddressOptions, serveRunAddress } from "../client/run-server.ts";
+import { type RenderAddress, type RenderAddressOptions, serveRenderAddress } from "../client/render-address.ts";
 import { root } from "../client/servers.ts";
 
 interface Spawned {
@@ -46,9 +46,9 @@ function start(args: string[]): Spawned {
 
 describe("gpt-address act --async (the bin)", () => {
   let dir: string;
-  let server: RunAddress | undefined;
-  const serve = async (options: RunAddressOptions) => {
-    server = await serveRunAddress(options);
+  let server: RenderAddress | undefined;
+  const serve = async (options: RenderAddressOptions) => {
+    server = await serveRenderAddress(options);
     return server;
   };
   beforeAll(() => {

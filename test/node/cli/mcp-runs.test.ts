@@ -1,8 +1,8 @@
 /**
  * `gpt-address mcp --async` follows an act's run (docs/runs.md), driven by the official MCP SDK
  * client (`@modelcontextprotocol/sdk` 1.32.2, `Client` + `StdioClientTransport`) over stdio,
- * against an address on loopback that offers runs through the real run engine
- * (test/node/client/run-server.ts): the call's `progressToken` gets `notifications/progress` as
+ * against the project's own `address()` with runs on loopback
+ * (test/node/client/render-address.ts): the call's `progressToken` gets `notifications/progress` as
  * the run goes, growing; the result is the run's; the client's cancellation (its
  * `AbortSignal`, sent as `notifications/cancelled`) DELETEs the run, whose act sees the abort.
  */
@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { type RunAddress, type RunAddressOptions, serveRunAddress } from "../client/run-server.ts";
+import { type RenderAddress, type RenderAddressOptions, serveRenderAddress } from "../client/render-address.ts";
 import { root } from "../client/servers.ts";
 
 interface ToolResult {
@@ -20,7 +20,7 @@ interface ToolResult {
   isError?: boolean;
 }
 
-let server: RunAddress | undefined;
+let server: RenderAddress | undefined;
 let client: Client | undefined;
 afterEach(async () => {
   await client?.close();
@@ -30,8 +30,8 @@ afterEach(async () => {
 });
 
 /** The bridge over a run address, `gpt-address mcp <address> ...args` (the bin, by Node's type stripping). */
-async function connect(options: RunAddressOptions, args: string[]) {
-  server = await serveRunAddress({ stepMs: 150, pollIntervalMs: 250, retryAfter: null, ...options });
+async function connect(options: RenderAddressOptions, args: string[]) {
+  server = await serveRenderAddress({ stepMs: 150, pollIntervalMs: 250, retryAfter: null, ...options });
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(root, "src/cli/bin.ts"), "mcp", server.address, ...args],

@@ -8,16 +8,16 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type CheckReport, checkAddress } from "../../../src/client/check.ts";
 import { runCli } from "../cli/run-cli.ts";
-import { type RunAddress, type RunAddressOptions, serveRunAddress } from "./run-server.ts";
+import { type RenderAddress, type RenderAddressOptions, serveRenderAddress } from "./render-address.ts";
 import { root, type Served, serveExample } from "./servers.ts";
 
-let server: RunAddress | Served | undefined;
+let server: RenderAddress | Served | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-const serve = async (options: RunAddressOptions = {}) => {
-  const served = await serveRunAddress({ stepMs: 150, pollIntervalMs: 250, ...options });
+const serve = async (options: RenderAddressOptions = {}) => {
+  const served = await serveRenderAddress({ stepMs: 150, pollIntervalMs: 250, ...options });
   server = served;
   return served;
 };

@@ -1,19 +1,18 @@
 /**
  * Following a run from the actor's side (docs/runs.md, "What a client must do"): the library's
- * act against an address on loopback that offers runs through the real run engine
- * (run-server.ts). A 202 is followed to `completed` with progress, whether asked for or not;
- * `Retry-After` and `pollIntervalMs` set the pace (clamped); a signal or a time limit DELETEs
+ * act against the project's own `address()` with runs on loopback (render-address.ts). A 202 is
+ * followed to `completed` with progress, whether asked for or not; `Retry-After` and `pollIntervalMs` set the pace (clamped); a signal or a time limit DELETEs
  * the run, whose act sees its signal abort; a 404 is a gone run; `Idempotency-Key` acts once.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { actWithBody } from "../../../src/client/act.ts";
 import { followRun, idempotencyKeyField, pollDelay, type Run, RunGone } from "../../../src/client/run.ts";
-import { type RunAddress, type RunAddressOptions, serveRunAddress } from "./run-server.ts";
+import { type RenderAddress, type RenderAddressOptions, serveRenderAddress } from "./render-address.ts";
 
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
-let server: RunAddress | undefined;
-const serve = async (options: RunAddressOptions = {}) => {
-  server = await serveRunAddress(options);
+let server: RenderAddress | undefined;
+const serve = async (options: RenderAddressOptions = {}) => {
+  server = await serveRenderAddress(options);
   return server;
 };
 afterEach(async () => {
@@ -22,7 +21,7 @@ afterEach(async () => {
 });
 
 /** The gaps between the reads of the run, ms. */
-const readGaps = (address: RunAddress) => {
+const readGaps = (address: RenderAddress) => {
   const reads = address.seen.filter((r) => r.method === "GET" && r.path.includes("/runs/")).map((r) => r.at);
   return reads.slice(1).map((at, i) => at - reads[i]!);
 };
@@ -65,7 +64,8 @@ describe("followRun and the act through a run", () => {
   });
 
   it("waits Retry-After (seconds) between reads when the address gives one, else pollIntervalMs, never under 250 ms", async () => {
-    const slow = await serve({ stepMs: 400, pollIntervalMs: 250, retryAfter: "1" });
+    // The address's own Retry-After: 250 ms rounded up to whole seconds, 1.
+    const slow = await serve({ stepMs: 400, pollIntervalMs: 250 });
     await actWithBody(slow.address, encode({ title: "R", pages: 5 }), { respondAsync: true });
     const gaps = readGaps(slow);
     expect(gaps.length).toBeGreaterThanOrEqual(1);
