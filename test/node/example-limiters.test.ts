@@ -86,18 +86,25 @@ describe("a connection to the example's SQLite file", () => {
     const script = `import { DatabaseSync } from "node:sqlite";
 import { openPageDatabase } from ${JSON.stringify(new URL("../../examples/pages/stores/sqlite.ts", import.meta.url).pathname)};
 openPageDatabase(process.argv[1], (file) => new DatabaseSync(file));`;
+    // Each process's exit code, and its standard error when it failed (what SQLite said).
     const open = (file: string) =>
-      new Promise<number | null>((resolve) => {
-        const child = spawn(process.execPath, ["--input-type=module", "-e", script, file], { stdio: "ignore" });
-        child.on("exit", (code) => resolve(code));
+      new Promise<string>((resolve) => {
+        const child = spawn(process.execPath, ["--input-type=module", "-e", script, file], {
+          stdio: ["ignore", "ignore", "pipe"],
+        });
+        let error = "";
+        child.stderr.on("data", (chunk: Buffer) => {
+          error += chunk.toString();
+        });
+        child.on("close", (code) => resolve(code === 0 ? "0" : `${code}: ${error.trim()}`));
       });
     try {
-      const codes: (number | null)[] = [];
+      const outcomes: string[] = [];
       for (let i = 0; i < 10; i++) {
         const file = join(directory, `pages-${i}.sqlite`);
-        codes.push(...(await Promise.all([open(file), open(file)])));
+        outcomes.push(...(await Promise.all([open(file), open(file)])));
       }
-      expect(codes).toEqual(new Array(20).fill(0));
+      expect(outcomes).toEqual(new Array(20).fill("0"));
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
