@@ -116,11 +116,13 @@ function multipleOf(x, m) {
  * an inherited enumerable name (a polluted `Object.prototype`) is skipped, its `hasOwn` folded
  * by V8 into the loop's map check. `seen` caches the lookups at the first 16 positions
  * (name, check, name, check, …), so that objects of one shape, met again, cost a comparison a
- * member instead of a `Map` lookup.
+ * member instead of a `Map` lookup. A check shared by members of equal schemas names the
+ * pointers of the first of them: on failure, `moved` (name → [the length of that pointer, the
+ * member's pointer]) moves the module's `failure` to the member's.
  */
 const checkMembers: Helper = {
   uses: ["hasOwn"],
-  source: `function checkMembers(o, checks, seen) {
+  source: `function checkMembers(o, checks, seen, moved) {
   let i = 0;
   for (const k in o) {
     let check;
@@ -135,7 +137,11 @@ const checkMembers: Helper = {
     } else check = checks.get(k);
     if (check !== undefined && hasOwn(o, k)) {
       const v = o[k];
-      if (v !== undefined && !check(v)) return false;
+      if (v !== undefined && !check(v)) {
+        const pointers = moved.get(k);
+        if (pointers !== undefined) failure = pointers[1] + failure.slice(pointers[0]);
+        return false;
+      }
     }
   }
   return true;
