@@ -12,7 +12,14 @@ import type { Code } from "./safe-format.ts";
 export type InstanceType = "any" | "string" | "number" | "object" | "array";
 
 /** Names of the runtime helpers the compiler may emit into a module. */
-export type HelperName = "hasOwn" | "codePointLength" | "equal" | "unique" | "multipleOf" | "checkMembers";
+export type HelperName =
+  | "hasOwn"
+  | "codePointLength"
+  | "equal"
+  | "unique"
+  | "multipleOf"
+  | "checkMembers"
+  | "hasMembers";
 
 /** What an emitter may use: the node, its own value and location, and the module's services. */
 export interface KeywordContext {

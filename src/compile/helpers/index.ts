@@ -148,6 +148,22 @@ const checkMembers: Helper = {
 }`,
 };
 
+/**
+ * `required` of many names (keywords/required.ts): each of `names` (an array of strings) is an
+ * own member of `o` whose value is not `undefined`, as `present` reads it, in the array's order;
+ * false at the first missing, so a call reads at most one name more than the members `o` has.
+ */
+const hasMembers: Helper = {
+  uses: ["hasOwn"],
+  source: `function hasMembers(o, names) {
+  for (let i = 0; i < names.length; i++) {
+    const k = names[i];
+    if (o[k] === undefined || !hasOwn(o, k)) return false;
+  }
+  return true;
+}`,
+};
+
 const helpers: Readonly<Record<HelperName, Helper>> = {
   hasOwn,
   codePointLength,
@@ -155,6 +171,7 @@ const helpers: Readonly<Record<HelperName, Helper>> = {
   unique,
   multipleOf,
   checkMembers,
+  hasMembers,
 };
 
 /** The sources of `names` and of the helpers they use, each once, dependencies first. */
