@@ -319,14 +319,19 @@ export class ModuleCompiler implements Compiler {
     return this.#leave();
   }
 
-  memberChecks(schemas: ReadonlyArray<readonly [name: string, pointer: string]>): Code {
-    const entries = schemas.map(([name, pointer]) => js`[${name}, ${this.#functionFor(pointer)}]`);
+  memberChecks(schemas: ReadonlyArray<readonly [name: string, pointer: string, checkedAt: string]>): Code {
+    const entries = schemas.map(([name, , checkedAt]) => js`[${name}, ${this.#functionFor(checkedAt)}]`);
     const checks = id(`c${this.#hoisted.length}`);
     this.#hoisted.push(js`const ${checks} = new Map([${join(entries, js`, `)}]);`.toString());
     // The cache of `checkMembers`: 16 (name, check) pairs, none yet (`null` is no name).
     const seen = id(`c${this.#hoisted.length}`);
     this.#hoisted.push(js`const ${seen} = new Array(32).fill(null);`.toString());
-    return js`${checks}, ${seen}`;
+    const moved = schemas
+      .filter(([, pointer, checkedAt]) => checkedAt !== pointer)
+      .map(([name, pointer, checkedAt]) => js`[${name}, [${checkedAt.length}, ${pointer}]]`);
+    const pointers = id(`c${this.#hoisted.length}`);
+    this.#hoisted.push(js`const ${pointers} = new Map([${join(moved, js`, `)}]);`.toString());
+    return js`${checks}, ${seen}, ${pointers}`;
   }
 
   /** The statement that fails without naming a keyword (the callee named it). */

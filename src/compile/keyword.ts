@@ -12,7 +12,14 @@ import type { Code } from "./safe-format.ts";
 export type InstanceType = "any" | "string" | "number" | "object" | "array";
 
 /** Names of the runtime helpers the compiler may emit into a module. */
-export type HelperName = "hasOwn" | "codePointLength" | "equal" | "unique" | "multipleOf" | "checkMembers";
+export type HelperName =
+  | "hasOwn"
+  | "codePointLength"
+  | "equal"
+  | "unique"
+  | "multipleOf"
+  | "checkMembers"
+  | "hasMembers";
 
 /** What an emitter may use: the node, its own value and location, and the module's services. */
 export interface KeywordContext {
@@ -48,10 +55,14 @@ export interface Compiler {
   leave(): Code;
   /**
    * A module-scope `Map` from each member name to the function (compiled once, as a `$ref`
-   * target is) that checks a member's value against the schema at its pointer, and a lookup
-   * cache for it: the arguments of the `checkMembers` helper after the object.
+   * target is) of the schema at `checkedAt`, which checks the member's value; a lookup cache
+   * for it; and a `Map` from each name whose `checkedAt` is not its own `pointer` to
+   * `[checkedAt.length, pointer]`, by which a failure's pointer is moved to the member's: the
+   * arguments of the `checkMembers` helper after the object. `checkedAt` is `pointer`, or that
+   * of a schema of equal JSON that refers to no location (its code differs only in the
+   * pointers it names, each starting with `checkedAt`).
    */
-  memberChecks(schemas: ReadonlyArray<readonly [name: string, pointer: string]>): Code;
+  memberChecks(schemas: ReadonlyArray<readonly [name: string, pointer: string, checkedAt: string]>): Code;
   /** A module-scope RegExp (`u` flag) for `source`. */
   regex(source: string): Code;
   /** A module-scope constant holding a JSON value, or a `Set` of an array's members. */

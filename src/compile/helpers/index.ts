@@ -116,11 +116,13 @@ function multipleOf(x, m) {
  * an inherited enumerable name (a polluted `Object.prototype`) is skipped, its `hasOwn` folded
  * by V8 into the loop's map check. `seen` caches the lookups at the first 16 positions
  * (name, check, name, check, …), so that objects of one shape, met again, cost a comparison a
- * member instead of a `Map` lookup.
+ * member instead of a `Map` lookup. A check shared by members of equal schemas names the
+ * pointers of the first of them: on failure, `moved` (name → [the length of that pointer, the
+ * member's pointer]) moves the module's `failure` to the member's.
  */
 const checkMembers: Helper = {
   uses: ["hasOwn"],
-  source: `function checkMembers(o, checks, seen) {
+  source: `function checkMembers(o, checks, seen, moved) {
   let i = 0;
   for (const k in o) {
     let check;
@@ -135,8 +137,28 @@ const checkMembers: Helper = {
     } else check = checks.get(k);
     if (check !== undefined && hasOwn(o, k)) {
       const v = o[k];
-      if (v !== undefined && !check(v)) return false;
+      if (v !== undefined && !check(v)) {
+        const pointers = moved.get(k);
+        if (pointers !== undefined) failure = pointers[1] + failure.slice(pointers[0]);
+        return false;
+      }
     }
+  }
+  return true;
+}`,
+};
+
+/**
+ * `required` of many names (keywords/required.ts): each of `names` (an array of strings) is an
+ * own member of `o` whose value is not `undefined`, as `present` reads it, in the array's order;
+ * false at the first missing, so a call reads at most one name more than the members `o` has.
+ */
+const hasMembers: Helper = {
+  uses: ["hasOwn"],
+  source: `function hasMembers(o, names) {
+  for (let i = 0; i < names.length; i++) {
+    const k = names[i];
+    if (o[k] === undefined || !hasOwn(o, k)) return false;
   }
   return true;
 }`,
@@ -149,6 +171,7 @@ const helpers: Readonly<Record<HelperName, Helper>> = {
   unique,
   multipleOf,
   checkMembers,
+  hasMembers,
 };
 
 /** The sources of `names` and of the helpers they use, each once, dependencies first. */

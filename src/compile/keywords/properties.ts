@@ -8,8 +8,9 @@
  * be optimized, whose every call pays for its frame of one register a member (issue 31: 5,000
  * names, about 1 µs a call to fail `required`); the value's own members are looped over
  * instead (for…in, the `checkMembers` helper), each looked up in a `Map` of functions, one a
- * schema, so that a call costs what the value holds, not what the form declares. Both report
- * the first failing member: in the form's order inline, in the value's looped.
+ * distinct schema ({@link sharedChecks}), so that a call costs what the value holds, not what
+ * the form declares. Both report the first failing member: in the form's order inline, in the
+ * value's looped.
  *
  * @module
  */
@@ -39,6 +40,39 @@ export function weight(value: unknown): number {
   return sum;
 }
 
+/** Keywords whose meaning depends on where the schema is: a schema holding one is never shared. */
+const located = new Set(["$ref", "$dynamicRef", "$id", "$anchor", "$dynamicAnchor"]);
+
+/** Does the JSON value hold, at any depth, a member named as a {@link located} keyword? */
+function isLocated(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(isLocated);
+  if (typeof value !== "object" || value === null) return false;
+  return Object.entries(value).some(([name, member]) => located.has(name) || isLocated(member));
+}
+
+/**
+ * Each member name, its schema's pointer, and the pointer of the schema whose function checks
+ * it: the first member (in the form's order) of equal JSON, when neither refers to any location
+ * (no `$ref`, no identifier: see {@link located}), so that their code differs only in the
+ * pointers it names, which the loop moves to the member's on failure. A wide form whose members
+ * repeat a few schemas calls a few functions (V8 inlines the call when all the members a value
+ * holds share one) and emits one function a distinct schema, not one a name.
+ */
+function sharedChecks(
+  entries: ReadonlyArray<readonly [string, unknown]>,
+  at: string,
+): Array<[name: string, pointer: string, checkedAt: string]> {
+  const first = new Map<string, string>();
+  return entries.map(([name, schema]) => {
+    const pointer = childPointer(at, name);
+    if (isLocated(schema)) return [name, pointer, pointer];
+    const text = JSON.stringify(schema);
+    const checkedAt = first.get(text) ?? pointer;
+    if (checkedAt === pointer) first.set(text, pointer);
+    return [name, pointer, checkedAt];
+  });
+}
+
 export const properties: Keyword = {
   name: "properties",
   instance: "object",
@@ -48,7 +82,7 @@ export const properties: Keyword = {
   emit({ value, at, data, body, members, compiler }) {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, schema]) => schema !== true);
     if (weight(value) > inlineWeight) {
-      const checks = compiler.memberChecks(entries.map(([name]) => [name, childPointer(at, name)]));
+      const checks = compiler.memberChecks(sharedChecks(entries, at));
       body.line(js`if (!${compiler.helper("checkMembers")}(${data}, ${checks})) ${compiler.leave()}`);
       return;
     }

@@ -2,7 +2,7 @@
  * A wide `properties` (weight over `inlineWeight`: keywords/properties.ts) is checked by a loop
  * over the value's own members, each looked up among per-schema functions (issue 31): the same
  * results as the inline blocks of a narrow form, whatever `Object.prototype` holds, and code
- * that does not hold a block per declared name.
+ * that does not hold a block per declared name, nor a function per member of equal schemas.
  */
 import { Validator } from "@cfworker/json-schema";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -207,5 +207,52 @@ describe("a wide properties (issue 31)", () => {
     // A narrow form keeps its blocks, one a name, in `validate`.
     expect(five).not.toContain("checkMembers");
     expect(functionText(five, "validate")).toContain("d.p2 !== undefined");
+  });
+
+  it("checks members of equal schemas with one function, each failure named at its own member", async () => {
+    const item = { type: "object", properties: { x: { minimum: 0 } } };
+    const form = {
+      type: "object",
+      properties: {
+        ...wideProperties("p", 300, { type: "string" }),
+        "a/b": item,
+        "c~d": item,
+        e: item,
+        shut: false,
+        shut2: false,
+        // Equal JSON, but a `$ref` names a location: each keeps its own function, the failure its target's.
+        r1: { $ref: "#/$defs/s" },
+        r2: { $ref: "#/$defs/s" },
+        // A wide object twice: its own loop moves the failure, then the outer one.
+        n1: nested,
+        n2: nested,
+      },
+      $defs: { s: { type: "string", minLength: 2 } },
+    };
+    const source = compileForm(form);
+    const [module] = (await loadModules([source])) as [GeneratedModule];
+    const failure = (text: string, entry: "validate" | "validateParsed") => {
+      expect(module[entry](parsed(text)), text).toBe(false);
+      return module.lastFailure();
+    };
+    for (const entry of ["validate", "validateParsed"] as const) {
+      expect(failure('{"p0":"x","p299":1}', entry)).toBe("/properties/p299/type");
+      expect(failure('{"p0":1}', entry)).toBe("/properties/p0/type");
+      expect(failure('{"a/b":{"x":-1}}', entry)).toBe("/properties/a~1b/properties/x/minimum");
+      expect(failure('{"a/b":{},"c~d":{"x":-1}}', entry)).toBe("/properties/c~0d/properties/x/minimum");
+      expect(failure('{"e":[]}', entry)).toBe("/properties/e/type");
+      expect(failure('{"shut2":0}', entry)).toBe("/properties/shut2");
+      expect(failure('{"r2":"x"}', entry)).toBe("/$defs/s/minLength");
+      expect(failure('{"n2":{"q1":0,"q7":-1}}', entry)).toBe("/properties/n2/properties/q7/minimum");
+      expect(failure('{"n2":{"p0":1}}', entry)).toBe("/properties/n2/required");
+      expect(module[entry](parsed('{"p0":"x","p299":"y","a/b":{"x":0},"c~d":{},"r1":"xy","n1":{"q1":0}}'))).toBe(true);
+    }
+    // One function for the strings (the first is "7"), one for the three objects, one for
+    // `false` (the first is "closed"), one for the wide object twice; `r1` and `r2` each their own.
+    const functions = [...source.matchAll(/^function (v_\w+)\(/gm)].map((m) => m[1]);
+    expect(functions).toEqual(expect.arrayContaining(["v_properties_7", "v_a_b", "v_closed", "v_n1", "v_r1", "v_r2"]));
+    for (const name of ["v_p0", "v_p1", "v_p299", "v_c_d", "v_e", "v_shut", "v_shut2", "v_n2"])
+      expect(functions).not.toContain(name);
+    expect(functions.length).toBeLessThan(20);
   });
 });
