@@ -99,7 +99,7 @@ const STORES: [string, () => RunStore][] = [
 ];
 
 for (const [name, open] of STORES) {
-  describe(`runs on the HTTP door, ${name}`, () => {
+  describe(`X4 runs on the HTTP door, ${name}`, () => {
     it("Prefer: respond-async → 202 with Location, Preference-Applied, Retry-After and the run; polled to completed with the 200's result", async () => {
       const held = heldAct();
       const base = await serveAddress({ act: held.act, runs: { store: open(), pollIntervalMs: 1_500 } });
@@ -174,7 +174,7 @@ for (const [name, open] of STORES) {
   });
 }
 
-describe("runs on the HTTP door: refusals, absent runs and the address unchanged", () => {
+describe("X4 runs on the HTTP door: refusals, absent runs and the address unchanged", () => {
   it("R2 an invalid act sent with Prefer and an Idempotency-Key is 204, and no run exists", async () => {
     const store = new MemoryRunStore(LIMITS);
     const base = await serveAddress({ runs: { store } });

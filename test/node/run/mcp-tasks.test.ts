@@ -57,7 +57,7 @@ async function sdkClient(): Promise<Client> {
   return client;
 }
 
-describe("MCP 2025-11-25 experimental tasks, with the official SDK v1 client", () => {
+describe("X4 MCP 2025-11-25 experimental tasks, with the official SDK v1 client", () => {
   it("declares tasks for tools/call and the tool's taskSupport; a task created by tools/call is polled with tasks/get to its result", async () => {
     const client = await sdkClient();
     expect(client.getServerCapabilities()?.tasks).toEqual({ cancel: {}, requests: { tools: { call: {} } } });
@@ -140,7 +140,7 @@ async function rpc(method: string, params: Record<string, unknown>, tasks = true
   return { status: answer.status, body: (await answer.json()) as any };
 }
 
-describe("MCP 2026-07-28, the tasks extension io.modelcontextprotocol/tasks (raw JSON-RPC)", () => {
+describe("X4 MCP 2026-07-28, the tasks extension io.modelcontextprotocol/tasks (raw JSON-RPC)", () => {
   it("server/discover declares the extension; a long tools/call is a task, polled with tasks/get to its result", async () => {
     const discovered = await rpc("server/discover", {});
     expect(discovered.body.result.capabilities.extensions).toMatchObject({ "io.modelcontextprotocol/tasks": {} });
