@@ -168,6 +168,7 @@ describe("gpt-address act --async (the bin)", () => {
     });
     const run = await start(["act", address.address, "--body", bodyFile({ title: "X", pages: 3 }), "--async"]).done;
     expect(run.code, run.stderr).toBe(0);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character may reach the terminal
     expect(run.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(run.stderr).toMatch(/^run [\w-]{22}: working \d+% \\u0000\\u000a\\u001b\[31mred\\u009b2J$/m);
     expect(run.stderr).not.toMatch(/^\[31mred/m);
