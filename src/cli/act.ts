@@ -6,12 +6,13 @@
  *
  * An address that answers `202 Accepted` (asked with `--async [--wait N]`, or not) is followed to
  * the run's end (docs/runs.md): a progress bar on a terminal, plain lines otherwise, both on
- * standard error; `--run-timeout S` gives the run up after S seconds, and Ctrl-C gives it up at
- * once: the run is `DELETE`d. `--idempotency-key K` lets a retry of the same act be acted on once.
+ * standard error; `--run-timeout S` gives the run up after S seconds, and Ctrl-C, SIGTERM or
+ * SIGHUP give it up at once: the run is `DELETE`d. `--idempotency-key K` lets a retry of the
+ * same act be acted on once. What the server says reaches the terminal through `terminalText`.
  *
  * Exit codes: 0 accepted (200, or a run completed); 1 refused (204), not sent (local failure),
  * a run failed, cancelled or gone, another answer, or the model failed; 2 usage, a missing key or
- * SDK; 130 interrupted (Ctrl-C; a run was `DELETE`d).
+ * SDK; 130, 143, 129 interrupted by SIGINT (Ctrl-C), SIGTERM, SIGHUP (a run was `DELETE`d).
  *
  * @module
  */
