@@ -11,10 +11,17 @@
 import { defineCommand } from "citty";
 import { type CheckReport, checkAddress } from "../client/check.ts";
 import { exitCodes, formatArg, ioOf, UsageError } from "./shared.ts";
+import { terminalJson, terminalText } from "./terminal-text.ts";
 
-/** The report as a table for a terminal. */
+/** The report as a table for a terminal. Each detail (which may quote the server) goes through `terminalText`. */
 export function renderReport(report: CheckReport): string {
-  const rows = report.points.map((p) => [p.outcome.toUpperCase(), p.level, p.id, p.requirement, p.detail]);
+  const rows = report.points.map((p) => [
+    p.outcome.toUpperCase(),
+    p.level,
+    p.id,
+    p.requirement,
+    terminalText(p.detail),
+  ]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
   const lines = rows.map((row) => row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join("  "));
   const failed = report.points.filter((p) => p.outcome === "fail");
@@ -34,7 +41,7 @@ export function renderReport(report: CheckReport): string {
 function untestedByReason(report: CheckReport): string {
   const byReason = new Map<string, string[]>();
   for (const id of report.untested) {
-    const detail = report.points.find((p) => p.id === id)?.detail ?? "";
+    const detail = terminalText(report.points.find((p) => p.id === id)?.detail ?? "");
     byReason.set(detail, [...(byReason.get(detail) ?? []), id]);
   }
   return [...byReason].map(([detail, ids]) => `${ids.join(", ")} (${detail})`).join("; ");
@@ -79,7 +86,7 @@ export default defineCommand({
     if (!Number.isInteger(runTimeout) || runTimeout <= 0)
       throw new UsageError(`--run-timeout must be a positive whole number of seconds: ${context.args["run-timeout"]}`);
     const report = await checkAddress(parsed.href, { act, timeoutMs, runTimeoutMs: runTimeout * 1000 });
-    io.stdout(format === "json" ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
+    io.stdout(format === "json" ? `${terminalJson(report)}\n` : renderReport(report));
     return report.ok ? exitCodes.ok : exitCodes.findings;
   },
 });

@@ -11,6 +11,7 @@
 import { defineCommand } from "citty";
 import { createBridge } from "../client/mcp-bridge.ts";
 import { exitCodes, ioOf, UsageError } from "./shared.ts";
+import { terminalText } from "./terminal-text.ts";
 
 /** The longest message line read, in bytes: a longer one is answered as a parse error and dropped. */
 const MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -89,7 +90,7 @@ export default defineCommand({
     const write = (text: string) => io.stdout(`${text}\n`);
     const bridge = createBridge(urls, {
       notify: write,
-      log: (line) => io.stderr(`gpt-address mcp: ${line}\n`),
+      log: (line) => io.stderr(`gpt-address mcp: ${terminalText(line)}\n`),
       maxWaitSeconds,
       ...(context.args.async ? { respondAsync: wait === undefined ? true : { wait } } : {}),
     });

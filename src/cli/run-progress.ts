@@ -9,6 +9,7 @@
 import type { SingleBar } from "cli-progress";
 import type { Run } from "../client/run.ts";
 import type { CliIo } from "./shared.ts";
+import { terminalText } from "./terminal-text.ts";
 
 /** Shows a run's progress; `stop` ends the display (the bar leaves its last state on the line). */
 export interface RunProgress {
@@ -16,10 +17,19 @@ export interface RunProgress {
   stop(): void;
 }
 
-/** A run's state as one line: `working 40% page 2 of 5`. */
+/**
+ * A run's state as one line: `working 40% page 2 of 5`. The server's words (status, message)
+ * go through {@link terminalText}; a `progress` that is no finite number is left out, and a
+ * message that only repeats the status too.
+ */
 export function describeRun(run: Run): string {
-  const percent = run.progress === undefined ? "" : ` ${Math.round(run.progress * 100)}%`;
-  return `${run.status}${percent}${run.statusMessage ? ` ${run.statusMessage}` : ""}`;
+  const percent = Number.isFinite(run.progress) ? ` ${Math.round(run.progress! * 100)}%` : "";
+  // A message that only repeats the status (an address's "cancelled") is not said twice.
+  const message =
+    typeof run.statusMessage === "string" && run.statusMessage !== "" && run.statusMessage !== run.status
+      ? ` ${terminalText(run.statusMessage)}`
+      : "";
+  return `${terminalText(String(run.status))}${percent}${message}`;
 }
 
 /**
@@ -32,9 +42,9 @@ export async function runProgress(io: CliIo, tty: boolean): Promise<RunProgress>
     let last = "";
     return {
       update(run, url) {
-        if (last === "") io.stderr(`run ${url}\n`);
+        if (last === "") io.stderr(`run ${terminalText(url)}\n`);
         const line = describeRun(run);
-        if (line !== last) io.stderr(`run ${run.taskId}: ${line}\n`);
+        if (line !== last) io.stderr(`run ${terminalText(String(run.taskId))}: ${line}\n`);
         last = line;
       },
       stop() {},
@@ -44,9 +54,10 @@ export async function runProgress(io: CliIo, tty: boolean): Promise<RunProgress>
   let bar: SingleBar | undefined;
   return {
     update(run, url) {
-      const payload = { status: run.status, message: (run.statusMessage ?? "").slice(0, 60) };
+      const message = typeof run.statusMessage === "string" ? terminalText(run.statusMessage, 60) : "";
+      const payload = { status: terminalText(String(run.status)), message };
       if (bar === undefined) {
-        io.stderr(`run ${url}\n`);
+        io.stderr(`run ${terminalText(url)}\n`);
         bar = new SingleBar(
           {
             format: "{bar} {percentage}% | {duration_formatted} | {status} {message}",
@@ -59,7 +70,8 @@ export async function runProgress(io: CliIo, tty: boolean): Promise<RunProgress>
         bar.start(100, 0, payload);
       }
       // A completed run keeps no fraction: it is whole.
-      bar.update(run.status === "completed" ? 100 : Math.round((run.progress ?? 0) * 100), payload);
+      const fraction = Number.isFinite(run.progress) ? run.progress! : 0;
+      bar.update(run.status === "completed" ? 100 : Math.round(fraction * 100), payload);
     },
     stop() {
       bar?.stop();

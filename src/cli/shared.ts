@@ -15,6 +15,10 @@ export const exitCodes = {
   usage: 2,
   /** Interrupted (Ctrl-C, SIGINT): 128 + 2, as a shell reports it. */
   interrupted: 130,
+  /** Terminated (SIGTERM: `timeout`, a supervisor): 128 + 15. */
+  terminated: 143,
+  /** Hung up (SIGHUP: the terminal closed): 128 + 1. */
+  hungUp: 129,
 } as const;
 
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes];

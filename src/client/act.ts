@@ -47,6 +47,12 @@ export interface Answer {
   readonly runUrl?: string;
   /** The run's last state, when there was a run (none after `run-gone`, or a `DELETE` with no answer). */
   readonly run?: Run;
+  /**
+   * With `run-cancelled`, when the actor gave the run up (and `DELETE`d it): `signal` (the
+   * caller's `signal` aborted) or `timeout` (`runTimeoutMs` passed); absent when the address
+   * cancelled it.
+   */
+  readonly givenUp?: "signal" | "timeout";
 }
 
 /** One model attempt. */
@@ -106,7 +112,8 @@ function describe(failure: LocalFailure): string {
  * (`followRun`): its `result` is the answer.
  *
  * @throws {ExchangeError} when no answer arrives.
- * @throws {RunReadError} when the run cannot be read.
+ * @throws {RunReadError} when the run cannot be read, or `Location` is not a run URL of the
+ *   address (then nothing is sent to it).
  * @throws the signal's reason when `signal` aborts before the address answered.
  */
 export async function postAct(arrival: Arrival, bytes: Uint8Array, options: ActOptions = {}): Promise<Answer> {
@@ -120,7 +127,7 @@ export async function postAct(arrival: Arrival, bytes: Uint8Array, options: ActO
   const response = await exchange(arrival.url, { method: "POST", headers, body: bytes, signal: options.signal });
   const location = response.headers.location;
   if (response.status === 202 && location !== undefined) {
-    return followAnswer(response, new URL(location, arrival.url).href, options);
+    return followAnswer(response, new URL(location, arrival.url).href, arrival.url, options);
   }
   const kind =
     response.status === 200
@@ -144,7 +151,7 @@ export async function postAct(arrival: Arrival, bytes: Uint8Array, options: ActO
 }
 
 /** The answer of an act that went through the run at `runUrl`: followed to its end (docs/runs.md). */
-async function followAnswer(response: Exchange, runUrl: string, options: ActOptions): Promise<Answer> {
+async function followAnswer(response: Exchange, runUrl: string, address: string, options: ActOptions): Promise<Answer> {
   let accepted: unknown;
   try {
     accepted = parseJson(response.body);
@@ -155,6 +162,7 @@ async function followAnswer(response: Exchange, runUrl: string, options: ActOpti
   const headers = options.actor === undefined ? undefined : { "gpt-actor": options.actor };
   try {
     const run = await followRun(runUrl, {
+      address,
       signal: options.signal,
       timeoutMs: options.runTimeoutMs,
       headers,
@@ -166,7 +174,7 @@ async function followAnswer(response: Exchange, runUrl: string, options: ActOpti
   } catch (error) {
     if (error instanceof RunGone) return { ...base, kind: "run-gone" };
     if (error instanceof RunCancelled)
-      return { ...base, kind: "run-cancelled", ...(error.run ? { run: error.run } : {}) };
+      return { ...base, kind: "run-cancelled", givenUp: error.reason, ...(error.run ? { run: error.run } : {}) };
     throw error;
   }
 }

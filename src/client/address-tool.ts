@@ -328,6 +328,7 @@ export async function contactAddress(url: string, options: AddressToolOptions = 
     let run: Run;
     try {
       run = await followRun(runUrl, {
+        address: url,
         fetch: doFetch,
         ...(call.signal ? { signal: call.signal } : {}),
         ...(call.onProgress ? { onProgress: call.onProgress } : {}),

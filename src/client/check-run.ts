@@ -11,7 +11,7 @@
  */
 import { type Exchange, exchange } from "./http.ts";
 import { mediaType } from "./media-type.ts";
-import { followRun, isRun, type Run, RunCancelled, RunGone, RunReadError } from "./run.ts";
+import { followRun, isRun, isRunUrlOf, type Run, RunCancelled, RunGone, RunReadError, runStateFaults } from "./run.ts";
 
 /** Adds one check point (as `check.ts` does). */
 export type AddPoint = (
@@ -26,7 +26,7 @@ export type AddPoint = (
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 const REQUIREMENT = "runs.md";
 const TITLES = {
-  location: "the 202 names the run: Location under the address, ending in its taskId",
+  location: "the 202 names the run: Location under the address (<address>/runs/<id>), ending in its taskId",
   accepted: "the 202 says Preference-Applied: respond-async, Retry-After and Cache-Control: no-store",
   state:
     "GET of the run URL: 200 JSON in task fields (taskId, status, pollIntervalMs, ttlMs, createdAt, lastUpdatedAt; result when completed)",
@@ -39,9 +39,8 @@ const TITLES = {
 
 /** What is wrong with a run's state read from the run URL `url` (empty: nothing). */
 function stateFaults(run: unknown, url: string): string[] {
-  if (!isRun(run)) return ["not a run's state (taskId, status, pollIntervalMs, ttlMs, createdAt, lastUpdatedAt)"];
-  const faults: string[] = [];
-  if (url.split("/").at(-1) !== run.taskId) faults.push(`taskId ${run.taskId} is not the URL's last segment`);
+  const faults = runStateFaults(run, url);
+  if (!isRun(run)) return faults;
   if (!(run.pollIntervalMs > 0)) faults.push(`pollIntervalMs ${run.pollIntervalMs}`);
   if (!(run.ttlMs > 0)) faults.push(`ttlMs ${run.ttlMs}`);
   for (const field of ["createdAt", "lastUpdatedAt"] as const)
@@ -78,19 +77,19 @@ export async function checkRun(
       "the 202 has no Location: the run cannot be followed",
     );
   } else {
-    runUrl = new URL(location, url);
-    const address = new URL(url);
-    const under =
-      runUrl.origin === address.origin && runUrl.pathname.startsWith(`${address.pathname.replace(/\/$/, "")}/`);
+    const resolved = new URL(location, url);
+    // A Location elsewhere is no run of this address: it is neither read nor deleted.
+    const under = isRunUrlOf(resolved.href, url);
+    if (under) runUrl = resolved;
     const taskId = isRun(body) ? body.taskId : undefined;
-    const names = taskId !== undefined && runUrl.pathname.split("/").at(-1) === taskId;
+    const names = taskId !== undefined && isRun(body, resolved.href);
     add(
       "run-location",
       REQUIREMENT,
       "MUST",
       under && names ? "pass" : "fail",
       TITLES.location,
-      `Location: ${location}${under ? "" : " (not under the address)"}${names ? "" : ` (does not end in the 202's taskId${taskId === undefined ? ": its content is no run state" : ""})`}`,
+      `Location: ${location}${under ? "" : " (not under the address: not followed)"}${names ? "" : ` (does not end in the 202's taskId${taskId === undefined ? ": its content is no run state" : ""})`}`,
     );
   }
   const missing: string[] = [];
@@ -109,7 +108,7 @@ export async function checkRun(
   if (runUrl === undefined) {
     for (const id of ["run-state", "run-end", "run-delete", "run-unknown"] as const) {
       const key = id === "run-state" ? "state" : id === "run-end" ? "end" : id === "run-delete" ? "delete" : "unknown";
-      add(id, REQUIREMENT, "MUST", "skip", TITLES[key], "no run URL");
+      add(id, REQUIREMENT, "MUST", "skip", TITLES[key], "no run URL of this address");
     }
     return undefined;
   }
@@ -142,6 +141,7 @@ export async function checkRun(
   let endDetail: string;
   try {
     end = await followRun(href, {
+      address: url,
       fetch: recording,
       timeoutMs: options.runTimeoutMs ?? 60_000,
       accepted: { retryAfter: accepted.headers["retry-after"], run: body },

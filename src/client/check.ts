@@ -9,8 +9,9 @@
  * The probes are built on the form's own example when `m` has one, else on values generated
  * from `s` (`formValue`). The verdict is `conforms` only when every MUST point was tried and
  * none failed: a MUST point left untried (no value to build on, a 429, a form the compiler
- * refuses) makes it `inconclusive`, naming the points; the act is the one MUST point left out
- * on request (it needs `act: true`). A probe no value of the form could carry (a nested
+ * refuses; an act answered 429, or 503 with `Retry-After` as a full run store answers) makes it
+ * `inconclusive`, naming the points; the act is the one MUST point left out on request (it
+ * needs `act: true`). A probe no value of the form could carry (a nested
  * duplicate where the form admits no nested object, by `formKinds`) is `n/a`.
  *
  * @see draft "Arrival", "Verification", "Response", "Actor Identity"; DESIGN.md §1
@@ -515,6 +516,33 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
       );
       return done();
     }
+    const generated = base.generated ? "; m has no example: a value generated from s was sent" : "";
+    const retryAfter = answer.headers["retry-after"];
+    if (answer.status === 429 || (answer.status === 503 && retryAfter !== undefined)) {
+      // Not now, not no: rate limited, or unavailable for a while (a full run store answers a
+      // request for a run so, docs/runs.md). Nothing is decided, as for a probe answered 429.
+      const why =
+        answer.status === 429
+          ? `rate limited (429, Retry-After ${retryAfter ?? "none"})`
+          : `unavailable for now (503, Retry-After ${retryAfter}: the run store is full, or the act declined until then)`;
+      add(
+        "runs",
+        "runs.md",
+        "MAY",
+        "skip",
+        "an act asked with Prefer: respond-async may become a run (202)",
+        `${why}: not decided`,
+      );
+      add(
+        "act",
+        "R1",
+        "MUST",
+        "skip",
+        "the form's own example is accepted with 200 JSON",
+        `${why}: not decided${generated}`,
+      );
+      return done();
+    }
     add(
       "runs",
       "runs.md",
@@ -535,8 +563,7 @@ export async function checkAddress(url: string, options: CheckOptions = {}): Pro
       "MUST",
       answer.status === 200 && json && parsed ? "pass" : "fail",
       "the form's own example is accepted with 200 JSON",
-      `${answer.status} ${mediaType(answer.headers["content-type"]) || ""}`.trim() +
-        (base.generated ? "; m has no example: a value generated from s was sent" : ""),
+      `${answer.status} ${mediaType(answer.headers["content-type"]) || ""}`.trim() + generated,
     );
   }
   return done();

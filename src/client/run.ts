@@ -35,6 +35,12 @@ export interface FollowRunOptions {
    * the first progress. Without it the run is read at once.
    */
   readonly accepted?: { readonly retryAfter?: string | null; readonly run?: unknown };
+  /**
+   * The address the act was POSTed to. When given, a run URL that is not one of its runs
+   * ({@link isRunUrlOf}: the same origin, `<address path>/runs/<id>`) is refused with a
+   * {@link RunReadError} before anything is sent to it: neither read nor `DELETE`d.
+   */
+  readonly address?: string;
 }
 
 /** The run is unknown to the address (404): it expired, or never existed there. It has no answer. */
@@ -67,7 +73,11 @@ export class RunCancelled extends Error {
   }
 }
 
-/** The run could not be read: a 4xx other than 404 and 429, or no answer, a 429 or a 5xx five times in a row. */
+/**
+ * The run could not be read: a 4xx other than 404 and 429; no answer, a 429 or a 5xx five
+ * times in a row; an answer that is no run state of this URL (a field of the wrong type, a
+ * `taskId` other than the URL's last segment); or a run URL not under the address (nothing sent).
+ */
 export class RunReadError extends Error {
   override readonly name = "RunReadError";
   readonly url: string;
@@ -83,17 +93,68 @@ export class RunReadError extends Error {
 const STATUSES: readonly RunStatus[] = ["working", "input_required", "completed", "failed", "cancelled"];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Whether `value` is a run's state as docs/runs.md shows it (the fields a client relies on). */
-export function isRun(value: unknown): value is Run {
-  return (
-    isObject(value) &&
-    typeof value.taskId === "string" &&
-    STATUSES.includes(value.status as RunStatus) &&
-    typeof value.pollIntervalMs === "number" &&
-    typeof value.ttlMs === "number" &&
-    typeof value.createdAt === "string" &&
-    typeof value.lastUpdatedAt === "string"
-  );
+/**
+ * What makes `value` no run state as docs/runs.md shows it (empty: nothing): the fields a
+ * client relies on, each of its type (`taskId`, `createdAt`, `lastUpdatedAt` strings, `status`
+ * one of the five, `pollIntervalMs` and `ttlMs` numbers), and the optional ones, when present,
+ * of theirs (`statusMessage` a string, `progress` a number from 0 to 1). With `runUrl`, the
+ * `taskId` must also be the URL's last path segment.
+ */
+export function runStateFaults(value: unknown, runUrl?: string): string[] {
+  if (!isObject(value)) return ["not a JSON object"];
+  const faults: string[] = [];
+  if (typeof value.taskId !== "string") faults.push("taskId is not a string");
+  if (!STATUSES.includes(value.status as RunStatus)) faults.push("status is none of the five");
+  for (const field of ["pollIntervalMs", "ttlMs"] as const)
+    if (typeof value[field] !== "number") faults.push(`${field} is not a number`);
+  for (const field of ["createdAt", "lastUpdatedAt"] as const)
+    if (typeof value[field] !== "string") faults.push(`${field} is not a string`);
+  if ("statusMessage" in value && typeof value.statusMessage !== "string") faults.push("statusMessage is not a string");
+  if ("progress" in value) {
+    const { progress } = value;
+    if (typeof progress !== "number" || !(progress >= 0 && progress <= 1))
+      faults.push("progress is not a number from 0 to 1");
+  }
+  if (runUrl !== undefined && typeof value.taskId === "string" && runIdOf(runUrl) !== value.taskId)
+    faults.push("taskId is not the run URL's last segment");
+  return faults;
+}
+
+/** Whether `value` is a run's state as docs/runs.md shows it ({@link runStateFaults} finds nothing). */
+export function isRun(value: unknown, runUrl?: string): value is Run {
+  return runStateFaults(value, runUrl).length === 0;
+}
+
+/** The last path segment of a run URL (its `taskId`, as docs/runs.md names it), percent-decoded when it can be. */
+function runIdOf(runUrl: string): string {
+  const segment = new URL(runUrl).pathname.split("/").at(-1) ?? "";
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * Whether `runUrl` is a run URL of the address at `address` (docs/runs.md, "The run URL"): the
+ * same origin, and a path of `<the address's path>/runs/<id>` with a non-empty id and no more
+ * segments. A `Location` elsewhere (another host, port or scheme, another path) is no run of
+ * this address: a client must neither read it nor `DELETE` it.
+ */
+export function isRunUrlOf(runUrl: string, address: string): boolean {
+  let run: URL;
+  let home: URL;
+  try {
+    run = new URL(runUrl);
+    home = new URL(address);
+  } catch {
+    return false;
+  }
+  if (run.origin !== home.origin) return false;
+  const prefix = `${home.pathname.replace(/\/$/, "")}/runs/`;
+  if (!run.pathname.startsWith(prefix)) return false;
+  const id = run.pathname.slice(prefix.length);
+  return id.length > 0 && !id.includes("/");
 }
 
 /** Whether the run's status is terminal (`completed`, `failed`, `cancelled`). */
@@ -148,7 +209,9 @@ const MAX_FAILED_READS = 5;
  * @returns the run in its terminal state; `result` carries the act's answer when `completed`.
  * @throws {RunGone} on 404: the run expired or is unknown, its answer lost.
  * @throws {RunCancelled} when given up by `signal` or `timeoutMs` (the run was `DELETE`d).
- * @throws {RunReadError} on another answer, or after five failed reads in a row.
+ * @throws {RunReadError} on another answer, one that is no state of this run (a field of the
+ *   wrong type, a `taskId` other than the URL's last segment), after five failed reads in a row,
+ *   or, with `address`, at once when `runUrl` is not one of its runs.
  * @example
  * ```ts
  * const run = await followRun(new URL(response.headers.get("location")!, url).href, {
@@ -159,6 +222,11 @@ const MAX_FAILED_READS = 5;
  * ```
  */
 export async function followRun(runUrl: string, options: FollowRunOptions = {}): Promise<Run> {
+  if (options.address !== undefined && !isRunUrlOf(runUrl, options.address))
+    throw new RunReadError(
+      runUrl,
+      `it is not a run of the address ${options.address} (a run URL is ${options.address.replace(/\/$/, "")}/runs/<id>): nothing was read or deleted`,
+    );
   const doFetch = options.fetch ?? ((input: Request) => fetch(input));
   const headers = { accept: "application/json", ...options.headers };
   const stop = new AbortController();
@@ -182,7 +250,7 @@ export async function followRun(runUrl: string, options: FollowRunOptions = {}):
       );
       const body: unknown = response.status === 200 ? await response.json().catch(() => undefined) : undefined;
       if (response.status !== 200) await response.body?.cancel();
-      if (isRun(body)) run = body;
+      if (isRun(body, runUrl)) run = body;
     } catch {
       // No answer to the DELETE: the run may go on until it expires.
     }
@@ -194,7 +262,8 @@ export async function followRun(runUrl: string, options: FollowRunOptions = {}):
     let wait = MIN_POLL_MS;
     const first = options.accepted;
     if (first !== undefined) {
-      const run = isRun(first.run) ? first.run : undefined;
+      // The 202's content is only a first progress: one that is no state of this run is not shown.
+      const run = isRun(first.run, runUrl) ? first.run : undefined;
       if (run !== undefined) options.onProgress?.(run);
       wait = pollDelay(first.retryAfter, run?.pollIntervalMs);
     } else wait = 0;
@@ -231,8 +300,10 @@ export async function followRun(runUrl: string, options: FollowRunOptions = {}):
         throw new RunReadError(runUrl, "the answer is not JSON", status, error);
       }
       if (status !== 200) await response.body?.cancel();
-      if (!isRun(body))
-        throw new RunReadError(runUrl, status === 200 ? "not a run's state" : `answered ${status}`, status);
+      if (status !== 200) throw new RunReadError(runUrl, `answered ${status}`, status);
+      const faults = runStateFaults(body, runUrl);
+      if (faults.length > 0 || !isRun(body, runUrl))
+        throw new RunReadError(runUrl, `the answer is no state of this run: ${faults.join("; ")}`, status);
       failures = 0;
       options.onProgress?.(body);
       if (isTerminalStatus(body.status)) return body;

@@ -3,7 +3,9 @@
  * `Prefer: respond-async`, and the run URL of its 202 is checked as a client sees it (Location
  * under the address, the run's state on every read, Retry-After, no-store, the end, DELETE, an
  * unknown run 404 with no content). A good address passes every run point; one whose 404 has a
- * body, or whose 202 has no Location, is named for it; an address without runs gets `n/a`.
+ * body, or whose 202 has no Location, is named for it; an address without runs gets `n/a`. A
+ * Location elsewhere is named and not followed; a full store (503 with Retry-After) decides
+ * nothing; what the server wrote reaches the table with its control characters escaped.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { type CheckReport, checkAddress } from "../../../src/client/check.ts";
@@ -91,5 +93,63 @@ describe("check --act on an address with runs", () => {
     expect(point(report, "runs")).toMatchObject({ outcome: "n/a", detail: expect.stringMatching(/^answered 200/) });
     expect(point(report, "act")?.outcome).toBe("pass");
     expect(report.points.some((p) => p.id.startsWith("run-"))).toBe(false);
+  });
+
+  it("a full run store (503 with Retry-After) decides nothing: act and runs are skipped, the verdict inconclusive (exit 1)", async () => {
+    // A store of one run, held by a long act: the check's act asks for a second one.
+    const address = await serve({ maxRuns: 1, stepMs: 1_000 });
+    const first = await fetch(address.address, {
+      method: "POST",
+      headers: { "content-type": "application/json", prefer: "respond-async" },
+      body: JSON.stringify({ title: "Long", pages: 100 }),
+    });
+    expect(first.status).toBe(202);
+    await first.body?.cancel();
+    const report = await checkAddress(address.address, { act: true });
+    expect(point(report, "act")).toMatchObject({
+      outcome: "skip",
+      detail: expect.stringMatching(/^unavailable for now \(503, Retry-After \d+: the run store is full/),
+    });
+    expect(point(report, "runs")).toMatchObject({
+      outcome: "skip",
+      detail: expect.stringMatching(/run store is full/),
+    });
+    expect(report.verdict).toBe("inconclusive");
+    expect(report.untested).toEqual(["act"]);
+    const cli = await runCli(["check", address.address, "--act"], root);
+    expect(cli.code).toBe(1);
+    expect(cli.stdout).not.toMatch(/FAIL\s+MUST\s+act/);
+    expect(cli.stdout).not.toMatch(/no runs offered/);
+    expect(cli.stdout).toMatch(/inconclusive: MUST not tested: act \(unavailable for now \(503/);
+  });
+
+  it("a Location on another host fails run-location and is not followed: nothing is sent there", async () => {
+    const elsewhere = await serveRenderAddress();
+    try {
+      const address = await serve({ location: (run) => `${elsewhere.url}${new URL(run).pathname}` });
+      const report = await checkAddress(address.address, { act: true });
+      expect(point(report, "run-location")).toMatchObject({
+        outcome: "fail",
+        detail: expect.stringMatching(/not under the address: not followed/),
+      });
+      for (const id of ["run-state", "run-end", "run-delete", "run-unknown"])
+        expect(point(report, id)?.outcome, id).toBe("skip");
+      expect(elsewhere.seen).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it("the server's words reach the table with control characters escaped (a C1 CSI in Location)", async () => {
+    const address = await serve({ location: (run) => `${run}\u009b2J\u009b31mred` });
+    const cli = await runCli(["check", address.address, "--act"], root);
+    expect(cli.stdout).toMatch(/^FAIL\s+MUST\s+run-location\s/m);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character may reach the terminal
+    expect(cli.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(cli.stdout).toContain("\\u009b2J");
+    const json = await runCli(["check", address.address, "--act", "--format", "json"], root);
+    expect(json.stdout).not.toMatch(/[\u007f-\u009f]/);
+    const location = (JSON.parse(json.stdout) as CheckReport).points.find((p) => p.id === "run-location")!.detail;
+    expect(location).toContain("\u009b2J");
   });
 });

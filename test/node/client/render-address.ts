@@ -10,7 +10,12 @@
  * `noLocation` (a 202 without `Location`), `notFoundBody` (a run URL's 404 with a body),
  * `retryAfter` (the `Retry-After` of every answer about a working run fixed, or dropped), and
  * `alwaysAsync` (every act answered as if it had sent `Prefer: respond-async`, which docs/runs.md
- * forbids an address: a client must follow a 202 anyway).
+ * forbids an address: a client must follow a 202 anyway). Hostile servers, for clients that must
+ * not trust them: `location` (the 202's `Location` rewritten, to another host or path) and
+ * `runState` (a run URL's 200 state rewritten: fields of the wrong type, another `taskId`). The
+ * act's own `message` (what it reports as progress, control characters and all) and a store of
+ * `maxRuns` (0: full, every request for a run answered 503 with `Retry-After`) are the real
+ * address's behaviour, not faults.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -22,6 +27,7 @@ import type { ActContext } from "../../../src/address/options.ts";
 import { buildForms } from "../../../src/compile/build-forms.ts";
 import type { CompiledForm } from "../../../src/index.ts";
 import { MemoryRunStore } from "../../../src/run/memory.ts";
+import { DEFAULT_RUN_LIMITS } from "../../../src/run/run.ts";
 import { type Served, serveApp } from "./servers.ts";
 
 /** The form of `/render`. */
@@ -90,6 +96,14 @@ export interface RenderAddressOptions {
   readonly retryAfter?: string | null;
   /** Fault: every act is answered as if it had asked `Prefer: respond-async` (a client must follow a 202 anyway). */
   readonly alwaysAsync?: boolean;
+  /** Hostile: the 202's `Location` replaced by what this returns for it (the absolute run URL). */
+  readonly location?: (runUrl: string) => string;
+  /** Hostile: a run URL's 200 state (parsed) replaced by what this returns for it. */
+  readonly runState?: (state: Record<string, unknown>) => unknown;
+  /** What the act reports as progress on each page instead of `page i of n` (sent as it is). */
+  readonly message?: string;
+  /** The run store's `maxRuns` (default the store's own); 0 makes it full. */
+  readonly maxRuns?: number;
 }
 
 /** A request the address received, as it arrived (before any fault altered it). */
@@ -151,7 +165,7 @@ export async function serveRenderAddress(options: RenderAddressOptions = {}): Pr
         aborted.push(acting.taskId ?? "");
         throw reason;
       }
-      progress(`page ${i} of ${page.pages}`, i / page.pages);
+      progress(options.message ?? `page ${i} of ${page.pages}`, i / page.pages);
       if (page.title === "fail") throw new Error("the renderer broke");
     }
     return { title: page.title, pages: page.pages, rendered: true };
@@ -171,6 +185,16 @@ export async function serveRenderAddress(options: RenderAddressOptions = {}): Pr
     if (answer.status === 202) {
       acting.taskId = answer.headers.get("location")?.split("/").at(-1);
       if (options.noLocation) answer.headers.delete("location");
+      const location = answer.headers.get("location");
+      if (options.location && location !== null)
+        answer.headers.set("location", options.location(new URL(location, request.url).href));
+    }
+    if (options.runState && answer.status === 200 && path.startsWith("/render/runs/")) {
+      const state = (await answer.json()) as Record<string, unknown>;
+      const headers = new Headers(answer.headers);
+      headers.delete("content-length");
+      c.res = undefined;
+      c.res = new Response(JSON.stringify(options.runState(state)), { status: 200, headers });
     }
     // Only an answer about a working run, 202 or a run URL's 200, carries Retry-After with a 2xx.
     const aboutWorkingRun = (answer.status === 200 || answer.status === 202) && answer.headers.has("retry-after");
@@ -189,7 +213,13 @@ export async function serveRenderAddress(options: RenderAddressOptions = {}): Pr
     address<Render, RenderEnv>({
       form,
       act: render,
-      runs: { store: new MemoryRunStore(), pollIntervalMs: options.pollIntervalMs ?? 300 },
+      runs: {
+        store:
+          options.maxRuns === undefined
+            ? new MemoryRunStore()
+            : new MemoryRunStore({ ...DEFAULT_RUN_LIMITS, maxRuns: options.maxRuns }),
+        pollIntervalMs: options.pollIntervalMs ?? 300,
+      },
     }),
   );
   const served = await serveApp(app);

@@ -3,10 +3,20 @@
  * act against the project's own `address()` with runs on loopback (render-address.ts). A 202 is
  * followed to `completed` with progress, whether asked for or not; `Retry-After` and `pollIntervalMs` set the pace (clamped); a signal or a time limit DELETEs
  * the run, whose act sees its signal abort; a 404 is a gone run; `Idempotency-Key` acts once.
+ * A hostile address is not trusted: a `Location` that is no run URL of the address is neither
+ * read nor deleted, and a state with a field of the wrong type or another `taskId` is refused.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { actWithBody } from "../../../src/client/act.ts";
-import { followRun, idempotencyKeyField, pollDelay, type Run, RunGone } from "../../../src/client/run.ts";
+import {
+  followRun,
+  idempotencyKeyField,
+  isRunUrlOf,
+  pollDelay,
+  type Run,
+  RunGone,
+  RunReadError,
+} from "../../../src/client/run.ts";
 import { type RenderAddress, type RenderAddressOptions, serveRenderAddress } from "./render-address.ts";
 
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
@@ -137,5 +147,73 @@ describe("followRun and the act through a run", () => {
     expect(address.acted).toHaveLength(1);
     expect(() => idempotencyKeyField("é")).toThrow(RangeError);
     expect(() => idempotencyKeyField("")).toThrow(RangeError);
+  });
+
+  it("a Location on another host, or another path of the same host, is refused: nothing is read or deleted there", async () => {
+    const elsewhere = await serveRenderAddress();
+    try {
+      const hosts = await serve({ stepMs: 100, location: (run) => `${elsewhere.url}${new URL(run).pathname}` });
+      const controller = new AbortController();
+      const error = await actWithBody(hosts.address, encode({ title: "H", pages: 3 }), {
+        respondAsync: true,
+        signal: controller.signal,
+        onRun: () => controller.abort(),
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RunReadError);
+      expect((error as Error).message).toMatch(/is not a run of the address .*nothing was read or deleted/);
+      expect(elsewhere.seen).toEqual([]);
+      await hosts.close();
+
+      const paths = await serve({ stepMs: 100, location: (run) => run.replace("/render/runs/", "/admin/users/") });
+      await expect(
+        actWithBody(paths.address, encode({ title: "P", pages: 3 }), { respondAsync: true }),
+      ).rejects.toBeInstanceOf(RunReadError);
+      expect(paths.seen.filter((r) => r.method !== "POST" && r.method !== "GET").map((r) => r.method)).toEqual([]);
+      expect(paths.seen.some((r) => r.path.startsWith("/admin/"))).toBe(false);
+    } finally {
+      await elsewhere.close();
+    }
+    const address = "https://example.org/render";
+    expect(isRunUrlOf("https://example.org/render/runs/abc", address)).toBe(true);
+    expect(isRunUrlOf("https://example.org/render/runs/abc?x=1", `${address}/`)).toBe(true);
+    for (const url of [
+      "http://example.org/render/runs/abc",
+      "https://example.org:444/render/runs/abc",
+      "https://example.com/render/runs/abc",
+      "https://example.org/renderx/runs/abc",
+      "https://example.org/render/runsabc",
+      "https://example.org/render/runs/",
+      "https://example.org/render/runs/a/b",
+      "https://example.org/render/runs/../../admin",
+    ])
+      expect(isRunUrlOf(url, address), url).toBe(false);
+  });
+
+  it("a run state with a field of the wrong type, or another taskId, is a RunReadError, not NaN% or [object Object]", async () => {
+    const faults: [string, (state: Record<string, unknown>) => unknown, RegExp][] = [
+      ["progress", (state) => ({ ...state, progress: "abc" }), /progress is not a number from 0 to 1/],
+      ["statusMessage", (state) => ({ ...state, statusMessage: { a: 1 } }), /statusMessage is not a string/],
+      [
+        "taskId",
+        (state) => ({ ...state, taskId: "AAAAAAAAAAAAAAAAAAAAAA" }),
+        /taskId is not the run URL's last segment/,
+      ],
+      ["pollIntervalMs", (state) => ({ ...state, pollIntervalMs: "1000" }), /pollIntervalMs is not a number/],
+    ];
+    for (const [field, runState, message] of faults) {
+      const address = await serve({ stepMs: 100, pollIntervalMs: 250, retryAfter: null, runState });
+      const seen: Run[] = [];
+      const error = await actWithBody(address.address, encode({ title: field, pages: 4 }), {
+        respondAsync: true,
+        onRun: (run) => seen.push(run),
+      }).catch((e: unknown) => e);
+      expect(error, field).toBeInstanceOf(RunReadError);
+      expect((error as Error).message, field).toMatch(message);
+      // Only the 202's own (well-formed) state was shown.
+      for (const run of seen)
+        expect(typeof run.statusMessage === "string" || run.statusMessage === undefined).toBe(true);
+      await address.close();
+      server = undefined;
+    }
   });
 });
