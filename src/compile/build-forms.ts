@@ -99,7 +99,8 @@ export function formNameOf(file: string): string | null {
 /**
  * Builds every form in `formsDir` into `outDir` (`<name>.js`, `<name>.d.ts`,
  * `<name>.validate.js`, `<name>.validate.d.ts`), plus `forms.js` and `forms.d.ts` that list
- * them all.
+ * them all, and nothing else (what a removed form left there is deleted). A file whose text is
+ * unchanged is not written again (see {@link writeChanged}).
  *
  * @throws FormFileError for the first form that is not strict JSON, not an arrival document
  *   (A2), not a valid 2020-12 schema (F1), or uses a keyword the compiler does not
@@ -132,15 +133,30 @@ export async function buildForms(options: BuildFormsOptions): Promise<BuiltForm[
       throw new FormFileError(relative(options.root, path), "", `internal error: ${String(error)}`, { cause: error });
     }
   }
-  await rm(outDir, { recursive: true, force: true });
-  await mkdir(outDir, { recursive: true });
-  for (const output of outputs) {
-    for (const [name, text] of Object.entries(output.files)) await writeFile(join(outDir, name), text);
-  }
   const built = outputs.map((output) => output.built);
-  await writeFile(join(outDir, "forms.js"), formsIndex(built));
-  await writeFile(join(outDir, "forms.d.ts"), formsIndexDeclarations(built));
+  const written = new Map(outputs.flatMap((output) => Object.entries(output.files)));
+  written.set("forms.js", formsIndex(built));
+  written.set("forms.d.ts", formsIndexDeclarations(built));
+  await writeChanged(outDir, written);
   return built;
+}
+
+/**
+ * Makes `outDir` hold exactly `files` (name → text): removes every other entry, and writes a file
+ * only when its text differs from what is there. A build that changes nothing touches nothing, so
+ * a watcher of `src/` that runs the build (`wrangler dev`'s `[build] watch_dir`) is not woken by
+ * the build's own output again and again.
+ */
+async function writeChanged(outDir: string, files: ReadonlyMap<string, string>): Promise<void> {
+  await mkdir(outDir, { recursive: true });
+  for (const entry of await readdir(outDir)) {
+    if (!files.has(entry)) await rm(join(outDir, entry), { recursive: true, force: true });
+  }
+  for (const [name, text] of files) {
+    const path = join(outDir, name);
+    const kept = await readFile(path, "utf8").catch(() => undefined);
+    if (kept !== text) await writeFile(path, text);
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -199,6 +199,29 @@ describe("buildForms", () => {
     });
     await buildError(root);
     await expect(readFile(join(root, "out", "a.js"), "utf8")).rejects.toThrow(/ENOENT/);
+  });
+
+  it("writes only what changed and removes what a removed form left, so a watcher of src/ is not woken by its own build", async () => {
+    const root = await project({ "a.json": arrival(greeting), "b.json": arrival({ type: "boolean" }) });
+    await buildForms({ root, outDir: "out" });
+    await writeFile(join(root, "out", "stray.txt"), "left over");
+    const before = await stat(join(root, "out", "a.js"));
+    await new Promise((done) => setTimeout(done, 20));
+    await rm(join(root, "forms", "b.json"));
+    await buildForms({ root, outDir: "out" });
+    expect((await readdir(join(root, "out"))).sort()).toEqual([
+      "a.d.ts",
+      "a.js",
+      "a.validate.d.ts",
+      "a.validate.js",
+      "forms.d.ts",
+      "forms.js",
+    ]);
+    // Same inode, same modification time: a.js was not written again.
+    const after = await stat(join(root, "out", "a.js"));
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    const { forms } = await import(pathToFileURL(join(root, "out", "forms.js")).href);
+    expect(Object.keys(forms)).toEqual(["a"]);
   });
 
   it("lists every form in forms.js (and forms.d.ts), for one worker serving several addresses", async () => {
