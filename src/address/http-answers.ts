@@ -48,6 +48,11 @@ export interface HttpAnswers {
   performed(request: Request, started: number, outcome: string | Unperformed, bytes: number, onNode: boolean): Response;
   /** A fault of a stage (never bad input): logged with `console.error`, 500, nothing acted on. */
   fault(request: Request, started: number, error: unknown): Response;
+  /**
+   * A fault of the run store (it threw, or the function making it did): logged with
+   * `console.error` as the run store's, 500. A run it failed to create was not acted on.
+   */
+  storeFault(request: Request, started: number, error: unknown): Response;
   /** A method the address does not answer: 405 with `Allow`; `closes` as for {@link refused}. */
   notAllowed(request: Request, started: number, closes: boolean): Response;
   /**
@@ -69,14 +74,14 @@ export interface HttpAnswers {
   runState(request: Request, started: number, run: Run): Response;
   /** An unknown, expired or malformed run: 404 with no body, saying nothing more. */
   noRun(request: Request, started: number): Response;
-  /** The CORS preflight of a run URL (GET, DELETE). */
+  /** The CORS preflight of a run URL (GET, HEAD, DELETE). */
   runPreflight(): Response;
-  /** A method a run URL does not answer: 405 with `Allow: GET, DELETE, OPTIONS`. */
+  /** A method a run URL does not answer: 405 with `Allow: GET, HEAD, DELETE, OPTIONS`. */
   runNotAllowed(request: Request, started: number): Response;
 }
 
 /** The methods a run URL answers. */
-export const RUN_ALLOW = "GET, DELETE, OPTIONS";
+export const RUN_ALLOW = "GET, HEAD, DELETE, OPTIONS";
 /** The fields a script may read of a run's answers (CORS). */
 const RUN_EXPOSE = "Location, Preference-Applied, Retry-After";
 
@@ -207,6 +212,11 @@ export function httpAnswers(name: string, report: Reporter, development: boolean
       // Failing with 500 keeps an unchecked body from reaching the act (V4).
       report.log(request, started, name, 500, "fault", null);
       console.error(`gpt-address: verification of the address "${name}" threw`, error);
+      return empty(500, undefined);
+    },
+    storeFault(request, started, error) {
+      report.log(request, started, name, 500, "fault", null);
+      console.error(`gpt-address: the run store of the address "${name}" threw`, error);
       return empty(500, undefined);
     },
     notAllowed(request, started, closes) {

@@ -19,7 +19,7 @@ import { idempotencyClaim } from "../run/run-id.ts";
 import { admitRate } from "./admission.ts";
 import type { HttpAnswers } from "./http-answers.ts";
 import type { ActContext, RunsOptions } from "./options.ts";
-import { FAULT, performRun, resolveRuns, waitUntilOf } from "./perform.ts";
+import { FAULT, performRun, type Ran, type RunPlan, resolveRuns, waitUntilOf } from "./perform.ts";
 import { type Preferences, readPrefer } from "./prefer.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { closing, leavesBodyUnread } from "./verification.ts";
@@ -38,7 +38,10 @@ export interface HttpRuns<Act, E extends Env> {
    * @param value - the verified act.
    */
   perform(c: Context<E>, started: number, bytes: Uint8Array, value: Act, onNode: boolean): Promise<Response> | null;
-  /** The run URL's handler: GET its state, DELETE cancels it, OPTIONS the preflight, else 405. */
+  /**
+   * The run URL's handler: GET its state (HEAD: the same without content, RFC 9110 §9.3.2),
+   * DELETE cancels it, OPTIONS the preflight, else 405.
+   */
   door(c: Context<E>): Promise<Response>;
 }
 
@@ -57,7 +60,7 @@ export function httpRuns<Act, E extends Env>(
   rateLimit: RateLimit<E> | undefined,
   answers: HttpAnswers,
 ): HttpRuns<Act, E> {
-  const { storeOf, maxWaitMs, pollIntervalMs } = resolveRuns(options, "address()");
+  const { storeOf, maxWaitMs, pollIntervalMs, maxResultBytes } = resolveRuns(options, "address()");
 
   async function run(
     c: Context<E>,
@@ -72,14 +75,29 @@ export function httpRuns<Act, E extends Env>(
     const field = request.headers.get("idempotency-key");
     const key = field === null ? null : readIdempotencyKey(field);
     if (key === false) return answers.unrun(request, started, "idempotency-key", 400, undefined, size);
-    const runs: RunStore = storeOf(c);
     const path = addressPath(c);
     const claim = key === null ? undefined : await idempotencyClaim(path, key, bytes);
-    // An Idempotency-Key alone: the client waits as it would without runs, up to the run's end.
-    const waitMs = prefer.respondAsync ? Math.min((prefer.wait ?? 0) * 1000, maxWaitMs) : runs.limits.ttlMs;
-    const actor = request.headers.get("gpt-actor");
-    const plan = { runs, waitMs, pollIntervalMs, claim, signal: request.signal, waitUntil: waitUntilOf(c) };
-    const ran = await performRun(act, value, actor, c, plan, "address", name);
+    let ran: Ran;
+    try {
+      // Everything thrown here is the store's (made per request, or failing): the act's errors end its run.
+      const runs: RunStore = storeOf(c);
+      // An Idempotency-Key alone: the client waits as it would without runs, up to the run's end.
+      const waitMs = prefer.respondAsync ? Math.min((prefer.wait ?? 0) * 1000, maxWaitMs) : runs.limits.ttlMs;
+      const actor = request.headers.get("gpt-actor");
+      const plan: RunPlan = {
+        runs,
+        waitMs,
+        pollIntervalMs,
+        maxResultBytes,
+        forgetsAnswered: true,
+        claim,
+        signal: request.signal,
+        waitUntil: waitUntilOf(c),
+      };
+      ran = await performRun(act, value, actor, c, plan, "address", name);
+    } catch (error) {
+      return answers.storeFault(request, started, error);
+    }
     switch (ran.kind) {
       case "finished":
         return answers.performed(request, started, ran.outcome, size, onNode);
@@ -109,20 +127,26 @@ export function httpRuns<Act, E extends Env>(
     },
   };
 
-  async function state(c: Context<E>, started: number, request: Request): Promise<Response> {
-    const method = request.method;
+  /** The run URL's answer to `method` (the request's; HEAD answered as GET, then stripped). */
+  async function state(c: Context<E>, started: number, request: Request, as?: "GET"): Promise<Response> {
+    const method = as ?? request.method;
     if (method === "OPTIONS") return answers.runPreflight();
+    if (method === "HEAD") return await withoutContent(await state(c, started, request, "GET"));
     if (method !== "GET" && method !== "DELETE") return answers.runNotAllowed(request, started);
     try {
       const limited = admitRate(c, method === "GET" ? "arrival" : "act", rateLimit, name);
       const refused = limited === null ? null : await limited;
       if (refused !== null) return answers.refused(request, started, refused, false);
+    } catch (error) {
+      return answers.fault(request, started, error);
+    }
+    try {
       const id = c.req.param("taskId") ?? "";
       const runs = storeOf(c);
       const found = method === "GET" ? await readRun(runs, id) : await cancelRun(runs, id);
       return found === null ? answers.noRun(request, started) : answers.runState(request, started, found);
     } catch (error) {
-      return answers.fault(request, started, error);
+      return answers.storeFault(request, started, error);
     }
   }
 }
@@ -147,6 +171,16 @@ export function readIdempotencyKey(field: string): string | false {
 
 const SF_ESCAPE = /\\([\\"])/gu;
 const PRINTABLE = /^[\x20-\x7e]+$/u;
+
+/**
+ * `response` without its content: a HEAD's answer, the GET's status and fields, with the GET's
+ * `Content-Length` (RFC 9110 §9.3.2, §8.6).
+ */
+async function withoutContent(response: Response): Promise<Response> {
+  const headers = new Headers(response.headers);
+  headers.set("Content-Length", String((await response.arrayBuffer()).byteLength));
+  return new Response(null, { status: response.status, statusText: response.statusText, headers });
+}
 
 /** The address's own path (the request's, without a trailing `/`): a run URL's base and a key's scope. */
 function addressPath<E extends Env>(c: Context<E>): string {

@@ -54,6 +54,18 @@ export interface RunsOptions<E extends Env = Env> {
    * in seconds, rounded up), and how often the instance acting reads a cancel. Default 1,000.
    */
   readonly pollIntervalMs?: number;
+  /**
+   * The largest consequence a run keeps, in UTF-8 bytes of its JSON: a positive safe integer
+   * (else RangeError). Default 61,440 (60 KiB), or the store's own maximum when smaller. It never
+   * limits an answer given within the request: an act that finishes within the wait is answered
+   * its 200 whatever its size; only its run, read later (a `GET` of the run URL, a replay of its
+   * `Idempotency-Key`, `tasks/get`), ends `failed` with `statusMessage` "the act's answer is too
+   * large to keep". Each store's own limit (`RunStore.maxResultBytes`), which this may not pass
+   * (RangeError): `DenoKvRunStore` 64,512 (Deno KV keeps 64 KiB per value),
+   * `DurableObjectRunStore` 1 MiB (its SQLite storage keeps 2 MB per row), `SqliteRunStore` and
+   * `MemoryRunStore` none that matters.
+   */
+  readonly maxResultBytes?: number;
 }
 
 /** Options of {@link address}. */

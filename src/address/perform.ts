@@ -8,7 +8,13 @@
  * @module
  */
 import type { Context, Env } from "hono";
-import { DEFAULT_POLL_INTERVAL_MS, type RunOutcome, startRun } from "../run/engine.ts";
+import {
+  DEFAULT_MAX_RESULT_BYTES,
+  DEFAULT_POLL_INTERVAL_MS,
+  type RunOutcome,
+  resultCap,
+  startRun,
+} from "../run/engine.ts";
 import { type IdempotencyClaim, IdempotencyKeyReused, type Run, RunQuotaExceeded, type RunStore } from "../run/run.ts";
 import { ActDeclined, encodeConsequence } from "./act.ts";
 import type { ActContext, RunsOptions } from "./options.ts";
@@ -75,6 +81,15 @@ export interface RunPlan {
   readonly waitMs: number;
   /** The run's `pollIntervalMs`, in ms. */
   readonly pollIntervalMs: number;
+  /** The largest consequence kept in the run, in UTF-8 bytes of its JSON (`startRun`'s `maxResultBytes`). */
+  readonly maxResultBytes: number;
+  /**
+   * Whether the door answers a run finished within the wait with the act's own outcome, never
+   * naming the run (HTTP; an MCP 2026-07-28 tool result). Such a run, unless an
+   * `Idempotency-Key` claims it, is deleted once answered: nobody could read it, and it would
+   * hold a place in the store's quota until its TTL.
+   */
+  readonly forgetsAnswered: boolean;
   /** The act's `Idempotency-Key` claim: acted on once per key. */
   readonly claim?: IdempotencyClaim | undefined;
   /** The request's signal: when it aborts, the wait ends (the run goes on). */
@@ -101,7 +116,9 @@ const REUSED: Ran = Object.freeze({ kind: "reused" });
  * Performs a verified act as a run (`startRun`): the run is stored before the act starts, the
  * handler gets the run's `signal` (cancel, expiry) and `progress`, and the door waits up to
  * `plan.waitMs` for it. A handler that throws fails its run; the error goes to
- * `console.error` only (an `ActDeclined` not even there), never into the run.
+ * `console.error` only (an `ActDeclined` not even there), never into the run. A run finished
+ * within the wait that the door answers with its outcome and no key claims is deleted
+ * ({@link RunPlan.forgetsAnswered}); a store failing that is logged, and the answer stands.
  *
  * @param act - the address's act handler.
  * @param value - the value that passed verification: no run exists for any other.
@@ -140,6 +157,7 @@ export async function performRun<Value, E extends Env>(
         idempotency: plan.claim,
         signal: plan.signal,
         waitUntil: plan.waitUntil,
+        maxResultBytes: plan.maxResultBytes,
         onFault,
       },
     );
@@ -149,17 +167,34 @@ export async function performRun<Value, E extends Env>(
     throw error;
   }
   if (!outcome.finished) return { kind: "running", run: outcome.run };
-  return { kind: "finished", outcome: consequenceOf(outcome.run, outcome.error), run: outcome.run };
+  if (plan.forgetsAnswered && plan.claim === undefined && !outcome.replayed) {
+    try {
+      await plan.runs.delete(outcome.run.taskId);
+    } catch (error) {
+      console.error(
+        `gpt-address: the run store of the ${subject} "${name}" failed to delete run ${outcome.run.taskId}`,
+        error,
+      );
+    }
+  }
+  return {
+    kind: "finished",
+    outcome: consequenceOf(outcome.run, outcome.error, outcome.consequence),
+    run: outcome.run,
+  };
 }
 
 /**
  * A finished run as the synchronous answer would have been: the consequence's JSON text when
- * `completed`; the `ActDeclined` its handler threw (known only to the request that ran it);
- * else a fault (a failure, a cancel, or a replayed failure: 500 with no reason, R2).
+ * `completed`; for the request that ran the act (the only one that knows them), the
+ * `ActDeclined` its handler threw, or the consequence's JSON text the run could not keep (too
+ * large; the run reads `failed`); else a fault (a failure, a cancel, or a replayed failure: 500
+ * with no reason, R2).
  */
-export function consequenceOf(run: Run, error?: unknown): string | Unperformed {
+export function consequenceOf(run: Run, error?: unknown, consequence?: string): string | Unperformed {
   if (run.status === "completed") return JSON.stringify(run.result ?? null);
   if (error instanceof ActDeclined) return { code: "declined", declined: error };
+  if (consequence !== undefined && run.status === "failed") return consequence;
   return FAULT;
 }
 
@@ -174,24 +209,35 @@ export interface ResolvedRuns<E extends Env = Env> {
   readonly maxWaitMs: number;
   /** In ms, at least 1. */
   readonly pollIntervalMs: number;
+  /** In UTF-8 bytes, at least 1 (`startRun` keeps it under a store's own maximum). */
+  readonly maxResultBytes: number;
 }
 
 /**
  * Resolves an address's {@link RunsOptions}.
  *
  * @param who - the caller named in an error (`address()`, `mcp()`).
- * @throws {RangeError} when `maxWaitMs` is not a non-negative safe integer, or `pollIntervalMs`
- *   not a positive one.
+ * @throws {RangeError} when `maxWaitMs` is not a non-negative safe integer, `pollIntervalMs` or
+ *   `maxResultBytes` not a positive one, or `maxResultBytes` is over the store's own
+ *   `maxResultBytes` (a store given as an object; one made per request is held to its own
+ *   maximum when acting, `resultCap`).
  */
 export function resolveRuns<E extends Env>(options: RunsOptions<E>, who: string): ResolvedRuns<E> {
   const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  const { store } = options;
+  const given = options.maxResultBytes;
+  const maxResultBytes = given ?? (typeof store === "function" ? DEFAULT_MAX_RESULT_BYTES : resultCap(store));
   if (!Number.isSafeInteger(maxWaitMs) || maxWaitMs < 0)
     throw new RangeError(`${who}: runs.maxWaitMs must be a non-negative safe integer, got ${maxWaitMs}`);
   if (!Number.isSafeInteger(pollIntervalMs) || pollIntervalMs < 1)
     throw new RangeError(`${who}: runs.pollIntervalMs must be a positive safe integer, got ${pollIntervalMs}`);
-  const { store } = options;
-  return { storeOf: typeof store === "function" ? store : () => store, maxWaitMs, pollIntervalMs };
+  if (!Number.isSafeInteger(maxResultBytes) || maxResultBytes < 1)
+    throw new RangeError(`${who}: runs.maxResultBytes must be a positive safe integer, got ${maxResultBytes}`);
+  const own = typeof store === "function" ? undefined : store.maxResultBytes;
+  if (own !== undefined && maxResultBytes > own)
+    throw new RangeError(`${who}: runs.maxResultBytes ${maxResultBytes} is over the run store's own maximum, ${own}`);
+  return { storeOf: typeof store === "function" ? store : () => store, maxWaitMs, pollIntervalMs, maxResultBytes };
 }
 
 /** A Worker's `ctx.waitUntil`, or `undefined` off Workers (Hono's `executionCtx` then throws). */

@@ -99,6 +99,9 @@ export async function callAsTask<E extends Env>(
     runs: runs.storeOf(call.c),
     waitMs,
     pollIntervalMs: runs.pollIntervalMs,
+    maxResultBytes: runs.maxResultBytes,
+    // 2025-11-25 answers every run as a task (its id is the client's); 2026-07-28 a finished one as its result.
+    forgetsAnswered: mode === "extension",
     signal: request.signal,
     waitUntil: waitUntilOf(call.c),
   };

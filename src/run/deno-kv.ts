@@ -17,8 +17,9 @@
  * every bucket counted (two creations cannot both pass on one count); a lost race reads again,
  * up to {@link KV_ATTEMPTS} times. A change is a read then an atomic write checked against the
  * run's versionstamp. Queues are not needed: the act runs in the process that created the run,
- * which reads the cancel flag back (see `startRun`). A value is at most 64 KiB in Deno KV: keep
- * `maxResultBytes` under that (its default is).
+ * which reads the cancel flag back (see `startRun`). A value is at most 64 KiB in Deno KV: the
+ * store states {@link DENO_KV_MAX_RESULT_BYTES} as its `maxResultBytes`. A deleted run (see
+ * {@link RunStore.delete}) is taken off its bucket's count in the same atomic operation.
  *
  * @example
  * ```ts
@@ -54,6 +55,7 @@ export interface RunKvEntry {
 export interface RunKvAtomic {
   check(...checks: { readonly key: RunKvKey; readonly versionstamp: string | null }[]): RunKvAtomic;
   set(key: RunKvKey, value: unknown, options?: { expireIn?: number }): RunKvAtomic;
+  delete(key: RunKvKey): RunKvAtomic;
   commit(): Promise<{ ok: boolean }>;
 }
 
@@ -66,6 +68,14 @@ export interface RunKv {
 
 /** Attempts of one write against others writing at the same time, before it fails. */
 export const KV_ATTEMPTS = 16;
+
+/**
+ * The largest consequence kept ({@link RunStore.maxResultBytes}): Deno KV's 64 KiB per value,
+ * less 1 KiB for the run's other fields. The value is V8-serialized, not JSON: a consequence of
+ * many fractional numbers (8 bytes each) can pass this and still be refused by KV; its run then
+ * ends `failed` as one over the cap does.
+ */
+export const DENO_KV_MAX_RESULT_BYTES = 64_512;
 
 const PREFIX = "gpt-address-runs";
 const BUCKETS_PER_TTL = 16;
@@ -96,6 +106,7 @@ const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve
 /** Runs in Deno KV; see the module. */
 export class DenoKvRunStore implements RunStore {
   readonly limits: RunLimits;
+  readonly maxResultBytes = DENO_KV_MAX_RESULT_BYTES;
   readonly #kv: RunKv;
   readonly #now: () => number;
   readonly #bucketMs: number;
@@ -178,6 +189,37 @@ export class DenoKvRunStore implements RunStore {
       if (await this.#commit(operation)) return changed;
     }
     throw new Error(`Deno KV: ${KV_ATTEMPTS} attempts to change run ${id} lost to other writers`);
+  }
+
+  /**
+   * Deletes the run and takes it off the count of its expiry's bucket, in one atomic operation.
+   *
+   * @throws Error when {@link KV_ATTEMPTS} commits all lost to other writers, or KV fails.
+   */
+  async delete(id: string): Promise<void> {
+    const runKey: RunKvKey = [PREFIX, "run", id];
+    for (let attempt = 0; attempt < KV_ATTEMPTS; attempt++) {
+      if (attempt > 0) await backoff(attempt);
+      const { run, versionstamp } = await this.#read(id);
+      if (run === null) return;
+      const now = this.#now();
+      const bucket = Math.floor(run.expiresAt / this.#bucketMs);
+      const bucketKey: RunKvKey = [PREFIX, "count", bucket];
+      const count = await this.#kv.get(bucketKey);
+      let operation = this.#kv
+        .atomic()
+        .check({ key: runKey, versionstamp }, { key: bucketKey, versionstamp: count.versionstamp })
+        .delete(runKey);
+      if (counted(count.value) > 0) {
+        operation = operation.set(
+          bucketKey,
+          { runs: counted(count.value) - 1 },
+          { expireIn: Math.max(1, (bucket + 1) * this.#bucketMs - now) },
+        );
+      }
+      if (await this.#commit(operation)) return;
+    }
+    throw new Error(`Deno KV: ${KV_ATTEMPTS} attempts to delete run ${id} lost to other writers`);
   }
 
   async #read(id: string): Promise<{ run: RunRecord | null; versionstamp: string | null }> {

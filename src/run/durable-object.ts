@@ -81,7 +81,8 @@ export interface RunStoreNamespace<Id = unknown> {
 type Operation =
   | { op: "create"; run: RunRecord; claim?: IdempotencyClaim; limits: RunLimits; now: number }
   | { op: "get"; id: string; now: number }
-  | { op: "update"; id: string; change: RunChange; now: number };
+  | { op: "update"; id: string; change: RunChange; now: number }
+  | { op: "delete"; id: string };
 
 function sqlDriver(storage: DurableObjectStorageLike): SqlDriver {
   return {
@@ -116,6 +117,9 @@ export class RunStoreObject {
           return Response.json({ value: this.#runs.get(operation.id, operation.now) });
         case "update":
           return Response.json({ value: this.#runs.update(operation.id, operation.change, operation.now) });
+        case "delete":
+          this.#runs.delete(operation.id);
+          return Response.json({ value: null });
         default:
           return new Response(null, { status: 400 });
       }
@@ -128,6 +132,12 @@ export class RunStoreObject {
     }
   }
 }
+
+/**
+ * The largest consequence kept ({@link RunStore.maxResultBytes}): 1 MiB, well under the 2 MB
+ * row of a Durable Object's SQLite storage, which holds the run's JSON.
+ */
+export const DURABLE_OBJECT_MAX_RESULT_BYTES = 1_048_576;
 
 /** Options of {@link DurableObjectRunStore}. */
 export interface DurableObjectRunStoreOptions {
@@ -148,11 +158,22 @@ export interface DurableObjectRunStoreOptions {
  */
 export class DurableObjectRunStore implements RunStore {
   readonly limits: RunLimits;
+  readonly maxResultBytes = DURABLE_OBJECT_MAX_RESULT_BYTES;
   readonly #namespace: RunStoreNamespace;
   readonly #id: unknown;
   readonly #now: () => number;
 
+  /**
+   * @param namespace - the binding of the {@link RunStoreObject} namespace (`env.RUNS`).
+   * @throws {TypeError} when `namespace` is not a namespace binding (`undefined`: the binding is
+   *   missing from the Worker's `[[durable_objects.bindings]]` in wrangler.toml).
+   */
   constructor(namespace: RunStoreNamespace, options: DurableObjectRunStoreOptions = {}) {
+    if (typeof (namespace as Partial<RunStoreNamespace> | undefined)?.idFromName !== "function") {
+      throw new TypeError(
+        `DurableObjectRunStore: the Durable Object namespace is ${namespace === undefined ? "undefined" : "not a namespace binding"}: bind the RunStoreObject class under [[durable_objects.bindings]] in wrangler.toml and pass that binding (env.<name>)`,
+      );
+    }
     this.limits = options.limits ?? DEFAULT_RUN_LIMITS;
     this.#now = options.now ?? Date.now;
     this.#namespace = namespace;
@@ -179,6 +200,10 @@ export class DurableObjectRunStore implements RunStore {
 
   async update(id: string, change: RunChange): Promise<RunRecord | null> {
     return (await this.#send({ op: "update", id, change, now: this.#now() })) as RunRecord | null;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.#send({ op: "delete", id });
   }
 
   async #send(operation: Operation): Promise<unknown> {

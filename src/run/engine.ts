@@ -16,7 +16,9 @@
  *    when the act ends: they are bounded by the act's life, itself bounded by the TTL for an
  *    act that heeds its signal.
  * 3. The act's end is written once: `completed` with its consequence, or `failed` (the error
- *    goes to `onFault` only, never into the run). A cancel written first stays.
+ *    goes to `onFault` only, never into the run). A consequence over `maxResultBytes`, or one
+ *    the store fails to keep, ends the run `failed` with a `statusMessage` saying so, and is
+ *    still given to the caller that waited for it (`consequence`). A cancel written first stays.
  *
  * On Cloudflare Workers the act keeps running after the response only inside the invocation's
  * `ctx.waitUntil` (pass it as `waitUntil`): Workers keep a `waitUntil` promise for at most
@@ -72,8 +74,11 @@ export interface StartRunOptions {
   /** The run's `pollIntervalMs`, and how often the instance reads a cancel. Default 1,000 ms. */
   readonly pollIntervalMs?: number;
   /**
-   * The consequence's largest JSON text kept, in UTF-8 bytes; a larger one fails the run.
-   * Default {@link DEFAULT_MAX_RESULT_BYTES} (Deno KV keeps at most 64 KiB per value).
+   * The consequence's largest JSON text kept in the run, in UTF-8 bytes. A larger one is not
+   * kept: the run ends `failed` ({@link TOO_LARGE_MESSAGE}), while the call that ran the act and
+   * is still waiting gets it as {@link RunOutcome}'s `consequence`. Default
+   * {@link DEFAULT_MAX_RESULT_BYTES}; never more than the store's own
+   * {@link RunStore.maxResultBytes} (the smaller one applies).
    */
   readonly maxResultBytes?: number;
   /** Receives what made a run fail (the act's error, a store's): default `console.error`. */
@@ -85,12 +90,20 @@ export interface StartRunOptions {
 /**
  * What {@link startRun} found: the run finished within the wait (the door answers as it would
  * have without a run: 200 with `run.result`, or a failure), or it still runs (202 with its
- * URL; an MCP task). `error` is what the act threw, given to the call that ran it only (an
- * `ActDeclined` keeps its status there); `replayed` is true when an `Idempotency-Key` found the
- * run of an earlier act with the same bytes, which was not acted on again.
+ * URL; an MCP task). Given to the call that ran the act only: `error`, what the act threw (an
+ * `ActDeclined` keeps its status there), and `consequence`, the JSON text of what it returned
+ * (the answer even when the run could not keep it: too large, or the store failed, and the run
+ * reads `failed`). `replayed` is true when an `Idempotency-Key` found the run of an earlier act
+ * with the same bytes, which was not acted on again.
  */
 export type RunOutcome =
-  | { readonly finished: true; readonly run: Run; readonly replayed: boolean; readonly error?: unknown }
+  | {
+      readonly finished: true;
+      readonly run: Run;
+      readonly replayed: boolean;
+      readonly error?: unknown;
+      readonly consequence?: string;
+    }
   | { readonly finished: false; readonly run: Run; readonly replayed: boolean };
 
 /** Default of {@link StartRunOptions.pollIntervalMs}, in ms. */
@@ -99,6 +112,18 @@ export const DEFAULT_POLL_INTERVAL_MS = 1_000;
 export const DEFAULT_MAX_RESULT_BYTES = 61_440;
 /** The longest `statusMessage` kept, in UTF-16 code units. */
 export const MAX_STATUS_MESSAGE_LENGTH = 1_024;
+/** The `statusMessage` of a run whose consequence was larger than its `maxResultBytes`. */
+export const TOO_LARGE_MESSAGE = "the act's answer is too large to keep";
+/** The `statusMessage` of a run whose consequence the store failed to keep. */
+export const UNKEPT_MESSAGE = "the act's answer could not be kept";
+
+/**
+ * The largest consequence a run in `runs` keeps, in UTF-8 bytes of its JSON: `maxResultBytes`
+ * (default {@link DEFAULT_MAX_RESULT_BYTES}), and never more than the store's own maximum.
+ */
+export function resultCap(runs: RunStore, maxResultBytes = DEFAULT_MAX_RESULT_BYTES): number {
+  return Math.min(maxResultBytes, runs.maxResultBytes ?? Number.POSITIVE_INFINITY);
+}
 
 /**
  * Runs acting through each store instance, by id: a cancel through the instance that runs the
@@ -155,7 +180,7 @@ export async function startRun<Value>(
   const execution = perform(runs, record, act, value, options, now);
   options.waitUntil?.(execution.done);
   const done = await within(execution.done, options.waitMs, options.signal);
-  if (done !== undefined) return { finished: true, run: runView(done.record), replayed: false, error: done.error };
+  if (done !== undefined) return { finished: true, run: runView(done.record), replayed: false, ...done.own };
   const latest = execution.latest();
   return isTerminal(latest.status)
     ? { finished: true, run: runView(latest), replayed: false }
@@ -228,9 +253,16 @@ async function waitForRun(
   }
 }
 
-/** The act running: `done` settles (never rejects) once its end is written; `latest` is the run as last written. */
+/**
+ * The act running: `done` settles (never rejects) once its end is written, with what only the
+ * call that ran it learns (`own`: the error thrown, or the consequence's JSON text); `latest` is
+ * the run as last written.
+ */
 interface Execution {
-  readonly done: Promise<{ readonly record: RunRecord; readonly error?: unknown }>;
+  readonly done: Promise<{
+    readonly record: RunRecord;
+    readonly own: { readonly error: unknown } | { readonly consequence: string };
+  }>;
   latest(): RunRecord;
 }
 
@@ -244,7 +276,7 @@ function perform<Value>(
 ): Execution {
   const { id, pollIntervalMs } = record;
   const onFault = options.onFault ?? ((error: unknown) => console.error(`gpt-address: run ${id} failed:`, error));
-  const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  const maxResultBytes = resultCap(runs, options.maxResultBytes);
   const controller = new AbortController();
   acting(runs).set(id, controller);
   let latest = record;
@@ -305,9 +337,9 @@ function perform<Value>(
     } catch (error) {
       onFault(error, id);
       if (change.status === "completed") {
-        // The consequence could not be kept (too large for the store): the run fails.
+        // The consequence could not be kept (a value too large for the store): the run fails.
         try {
-          const stored = await runs.update(id, { status: "failed" });
+          const stored = await runs.update(id, { status: "failed", statusMessage: UNKEPT_MESSAGE });
           if (stored !== null) return stored;
         } catch (again) {
           onFault(again, id);
@@ -320,16 +352,18 @@ function perform<Value>(
 
   const done = (async () => {
     let change: RunChange;
-    let thrown: { error: unknown } | undefined;
+    let own: { error: unknown } | { consequence: string };
     try {
-      const result = await act(value, { signal: controller.signal, progress });
-      const json = encodeConsequence(result);
-      if (new TextEncoder().encode(json).length > maxResultBytes) {
-        throw new RangeError(`the act's consequence is larger than ${maxResultBytes} bytes`);
-      }
-      change = { status: "completed", result: JSON.parse(json) };
+      const json = encodeConsequence(await act(value, { signal: controller.signal, progress }));
+      own = { consequence: json };
+      const bytes = new TextEncoder().encode(json).length;
+      if (bytes > maxResultBytes) {
+        // Performed, but not kept: the waiting caller still answers it; the run says why it has no result.
+        onFault(new RangeError(`the act's consequence is ${bytes} bytes, over maxResultBytes ${maxResultBytes}`), id);
+        change = { status: "failed", statusMessage: TOO_LARGE_MESSAGE };
+      } else change = { status: "completed", result: JSON.parse(json) };
     } catch (error) {
-      thrown = { error };
+      own = { error };
       if (!controller.signal.aborted) onFault(error, id);
       change = { status: "failed" };
     }
@@ -341,7 +375,7 @@ function perform<Value>(
     const final = await finish(change);
     latest = final;
     acting(runs).delete(id);
-    return thrown === undefined ? { record: final } : { record: final, error: thrown.error };
+    return { record: final, own };
   })();
   return { done, latest: () => latest };
 }

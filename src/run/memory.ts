@@ -80,4 +80,8 @@ export class MemoryRunStore implements RunStore {
     this.#runs.set(id, changed);
     return changed;
   }
+
+  async delete(id: string): Promise<void> {
+    this.#runs.delete(id);
+  }
 }

@@ -146,6 +146,13 @@ export const DEFAULT_RUN_LIMITS: RunLimits = { maxRuns: 1_000, ttlMs: 3_600_000 
 export interface RunStore {
   readonly limits: RunLimits;
   /**
+   * The largest consequence this store can keep in a run, in UTF-8 bytes of its JSON, when it
+   * has a limit of its own (Deno KV's 64 KiB per value); absent, none that matters. The engine
+   * keeps no larger one whatever `maxResultBytes` says, and `address()` / `mcp()` refuse a
+   * `runs.maxResultBytes` over it (RangeError).
+   */
+  readonly maxResultBytes?: number;
+  /**
    * Stores a new `working` run, unless `claim` is given and its key is already held by a run
    * not expired: then stores nothing and returns that run's id (insert-if-absent, atomic: of any
    * number of concurrent creations with one key, exactly one stores its run).
@@ -161,6 +168,13 @@ export interface RunStore {
    * when it was terminal already; `null` when it is unknown or expired.
    */
   update(id: string, change: RunChange): Promise<RunRecord | null>;
+  /**
+   * Forgets the run `id` at once: it reads as absent and no longer counts against
+   * {@link RunLimits.maxRuns}. Nothing happens when it is unknown or expired. The doors call it
+   * for a run that nobody can read (its act was answered within the request, and no
+   * `Idempotency-Key` claims it); a claim made for the run is not looked for.
+   */
+  delete(id: string): Promise<void>;
 }
 
 /**

@@ -108,4 +108,9 @@ export class SqlRuns {
       return changed;
     });
   }
+
+  /** {@link RunStore.delete}. */
+  delete(id: string): void {
+    this.#driver.run("DELETE FROM gpt_address_runs WHERE id = ?", id);
+  }
 }

@@ -131,4 +131,8 @@ export class SqliteRunStore implements RunStore {
   async update(id: string, change: RunChange): Promise<RunRecord | null> {
     return this.#runs.update(id, change, this.#now());
   }
+
+  async delete(id: string): Promise<void> {
+    this.#runs.delete(id);
+  }
 }

@@ -243,6 +243,36 @@ export const CHECKS: Readonly<Record<string, (open: OpenPair) => Promise<void>>>
       assert(!fresh.replayed && (acted as number) === 2, "the same key at another address is another key");
     }),
 
+  "a consequence over maxResultBytes (default 61,440) fails the run with a reason; the caller that waited still gets it":
+    (open) =>
+      using(open, "too-large", LIMITS, async ({ a, b }, time) => {
+        const big = { text: "x".repeat(70_000) };
+        const outcome = await startRun(a, () => big, null, { waitMs: 5_000, now: time.now, onFault: () => {} });
+        assert(outcome.finished, `finished: ${outcome.run.status}`);
+        assert(outcome.consequence === JSON.stringify(big), "the caller gets the consequence");
+        const read = await readRun(b, outcome.run.taskId);
+        assert(
+          read?.status === "failed" && read.statusMessage === "the act's answer is too large to keep",
+          `read ${JSON.stringify(read).slice(0, 200)}`,
+        );
+      }),
+
+  "a deleted run reads as absent through the other instance and frees its place in the quota at once": (open) =>
+    using(open, "delete", { maxRuns: 2, ttlMs: 60_000 }, async ({ a, b }, time) => {
+      const first = await startRun(a, () => 1, null, { waitMs: 5_000, now: time.now });
+      await startRun(b, () => 2, null, { waitMs: 5_000, now: time.now });
+      const full = await startRun(a, () => 3, null, { waitMs: 5_000, now: time.now }).catch((error: unknown) => error);
+      assert(full instanceof RunQuotaExceeded, `3rd run: ${String(full)}`);
+      await b.delete(first.run.taskId);
+      assert((await readRun(a, first.run.taskId)) === null, "the deleted run reads as absent");
+      await a.delete(first.run.taskId); // deleted already: nothing happens
+      await b.delete(newRunId()); // unknown: nothing happens
+      const room = await startRun(a, () => 4, null, { waitMs: 5_000, now: time.now });
+      assert(room.finished && room.run.result === 4, "room once a run was deleted");
+      const again = await startRun(b, () => 5, null, { waitMs: 5_000, now: time.now }).catch((error: unknown) => error);
+      assert(again instanceof RunQuotaExceeded, `a deleted run frees one place only: ${String(again)}`);
+    }),
+
   "a run past the quota is refused with the seconds until one expires; the key of a kept run is still answered": (
     open,
   ) =>

@@ -24,6 +24,7 @@ function counting(store: RunStore): RunStore & { changes: RunChange[] } {
     limits: store.limits,
     create: (run, claim) => store.create(run, claim),
     get: (id) => store.get(id),
+    delete: (id) => store.delete(id),
     update(id: string, change: RunChange): Promise<RunRecord | null> {
       changes.push(change);
       return store.update(id, change);
@@ -106,7 +107,7 @@ describe("startRun", () => {
     expect(await readRun(runs, outcome.run.taskId)).toMatchObject({ status: "completed", result: "done" });
   });
 
-  it("fails a run whose consequence is larger than maxResultBytes, or not JSON; the cause goes to onFault", async () => {
+  it("fails a run whose consequence is larger than maxResultBytes (its caller still gets it), or not JSON; the cause goes to onFault", async () => {
     const runs = new MemoryRunStore();
     const faults: unknown[] = [];
     const big = await startRun(runs, () => "é".repeat(600), null, {
@@ -114,12 +115,51 @@ describe("startRun", () => {
       maxResultBytes: 1_000,
       onFault: (error) => faults.push(error),
     });
-    expect(big.run).toMatchObject({ status: "failed", statusMessage: "the act failed" });
+    expect(big.run).toMatchObject({ status: "failed", statusMessage: "the act's answer is too large to keep" });
+    expect(big.finished && big.consequence).toBe(JSON.stringify("é".repeat(600)));
+    expect(big.finished && big.error).toBeUndefined();
+    expect(await readRun(runs, big.run.taskId)).toMatchObject({ status: "failed" });
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     const bad = await startRun(runs, () => cyclic, null, { waitMs: 1_000, onFault: (error) => faults.push(error) });
     expect(bad.run.status).toBe("failed");
     expect(faults.map((error) => (error as Error).name)).toEqual(["RangeError", "TypeError"]);
+  });
+
+  it("keeps no consequence larger than the store's own maxResultBytes, whatever the option says", async () => {
+    const memory = new MemoryRunStore();
+    const small: RunStore = Object.assign(counting(memory), { maxResultBytes: 100 });
+    const over = await startRun(small, () => "x".repeat(200), null, {
+      waitMs: 1_000,
+      maxResultBytes: 10_000,
+      onFault: () => {},
+    });
+    expect(over.run).toMatchObject({ status: "failed", statusMessage: "the act's answer is too large to keep" });
+    const under = await startRun(small, () => "x".repeat(50), null, { waitMs: 1_000, maxResultBytes: 10_000 });
+    expect(under.run).toMatchObject({ status: "completed", result: "x".repeat(50) });
+  });
+
+  it("gives the consequence to its caller when the store fails to keep it; the run reads failed", async () => {
+    const memory = new MemoryRunStore();
+    const refusing: RunStore = {
+      limits: memory.limits,
+      create: (run, claim) => memory.create(run, claim),
+      get: (id) => memory.get(id),
+      delete: (id) => memory.delete(id),
+      update: (id, change) =>
+        change.status === "completed" ? Promise.reject(new RangeError("value too large")) : memory.update(id, change),
+    };
+    const faults: unknown[] = [];
+    const outcome = await startRun(refusing, () => ({ big: true }), null, {
+      waitMs: 1_000,
+      onFault: (error) => faults.push(error),
+    });
+    expect(outcome.finished && outcome.consequence).toBe('{"big":true}');
+    expect(await readRun(memory, outcome.run.taskId)).toMatchObject({
+      status: "failed",
+      statusMessage: "the act's answer could not be kept",
+    });
+    expect(faults).toHaveLength(1);
   });
 
   it("gives the act's own error to its caller (an ActDeclined keeps its status for the door), never to the run", async () => {

@@ -90,11 +90,11 @@ async function pollUntil(url: string, status: string): Promise<Record<string, un
   }
 }
 
-const STORES: [string, () => RunStore][] = [
-  ["MemoryRunStore", () => new MemoryRunStore(LIMITS)],
+const STORES: [string, (limits?: RunLimits) => RunStore][] = [
+  ["MemoryRunStore", (limits = LIMITS) => new MemoryRunStore(limits)],
   [
     "SqliteRunStore (node:sqlite)",
-    () => new SqliteRunStore(new DatabaseSync(join(scratch, `${crypto.randomUUID()}.sqlite`)), LIMITS),
+    (limits = LIMITS) => new SqliteRunStore(new DatabaseSync(join(scratch, `${crypto.randomUUID()}.sqlite`)), limits),
   ],
 ];
 
@@ -171,6 +171,89 @@ for (const [name, open] of STORES) {
       expect(replay.status).toBe(200);
       expect(await replay.text()).toBe('{"received":true,"rating":4,"n":1}');
     });
+
+    it("an answer over maxResultBytes is the act's 200 with Prefer or Idempotency-Key as without; its run reads failed, and a replay of the key is 500", async () => {
+      const big = { text: "x".repeat(70_000) };
+      const errors: unknown[] = [];
+      const original = console.error;
+      console.error = (...args: unknown[]) => void errors.push(args);
+      try {
+        const store = open();
+        const base = await serveAddress({ act: () => big, runs: { store } });
+        const plain = await post(base, FEEDBACK);
+        expect(plain.status).toBe(200);
+        const expected = await plain.text();
+        expect(expected).toBe(JSON.stringify(big));
+        const asked: Record<string, string>[] = [
+          { prefer: "respond-async, wait=5" },
+          { "idempotency-key": '"big-1"' },
+          { prefer: "respond-async, wait=5", "idempotency-key": '"big-2"' },
+        ];
+        for (const headers of asked) {
+          const answer = await post(base, FEEDBACK, headers);
+          expect([headers, answer.status]).toEqual([headers, 200]);
+          expect(await answer.text()).toBe(expected);
+        }
+        // The keyed runs stay, failed with the reason; replaying the key is never a silent other success.
+        const replay = await post(base, FEEDBACK, { "idempotency-key": '"big-1"' });
+        expect(replay.status).toBe(500);
+        expect(await replay.text()).toBe("");
+        expect(errors.flat().some((logged) => logged instanceof RangeError)).toBe(true);
+      } finally {
+        console.error = original;
+      }
+    });
+
+    it("Prefer acts answered within the wait leave no run holding the quota (fast or throwing at once); a keyed one stays", async () => {
+      const limited = open({ maxRuns: 2, ttlMs: 60_000 });
+      const quiet = console.error;
+      console.error = () => {};
+      try {
+        let mode = "ok";
+        const base = await serveAddress({
+          act: (v) => {
+            if (mode === "throw") throw new Error("at once");
+            return { received: true, rating: v.rating };
+          },
+          runs: { store: limited },
+        });
+        for (let i = 0; i < 5; i++) {
+          expect((await post(base, FEEDBACK, { prefer: "respond-async, wait=5" })).status).toBe(200);
+        }
+        mode = "throw";
+        for (let i = 0; i < 3; i++) {
+          expect((await post(base, FEEDBACK, { prefer: "respond-async" })).status).toBe(500);
+        }
+        mode = "ok";
+        // Keyed runs are their replays: they stay, and count.
+        expect((await post(base, FEEDBACK, { "idempotency-key": '"q-1"' })).status).toBe(200);
+        expect((await post(base, FEEDBACK, { "idempotency-key": '"q-2"', prefer: "respond-async" })).status).toBe(200);
+        const full = await post(base, FEEDBACK, { "idempotency-key": '"q-3"' });
+        expect(full.status).toBe(503);
+        expect((await post(base, FEEDBACK, { "idempotency-key": '"q-1"' })).status).toBe(200);
+      } finally {
+        console.error = quiet;
+      }
+    });
+
+    it("HEAD on the run URL is GET without content: the same status and fields", async () => {
+      const held = heldAct();
+      const base = await serveAddress({ act: held.act, runs: { store: open() } });
+      const answer = await post(base, FEEDBACK, { prefer: "respond-async" });
+      const url = `${base}${answer.headers.get("location")}`;
+      const got = await fetch(url);
+      const head = await fetch(url, { method: "HEAD" });
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe("");
+      expect(head.headers.get("content-type")).toBe(got.headers.get("content-type"));
+      expect(head.headers.get("retry-after")).toBe(got.headers.get("retry-after"));
+      expect(Number(head.headers.get("content-length"))).toBe(new TextEncoder().encode(await got.text()).length);
+      expect((await fetch(`${base}/feedback/runs/AAAAAAAAAAAAAAAAAAAAAA`, { method: "HEAD" })).status).toBe(404);
+      const put = await fetch(url, { method: "PUT" });
+      expect(put.status).toBe(405);
+      expect(put.headers.get("allow")).toBe("GET, HEAD, DELETE, OPTIONS");
+      held.release();
+    });
   });
 }
 
@@ -240,6 +323,51 @@ describe("X4 runs on the HTTP door: refusals, absent runs and the address unchan
     expect(Number(full.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await post(base, FEEDBACK, { "idempotency-key": '"unterminated' })).status).toBe(400);
     held.release();
+  });
+
+  it("runs.maxResultBytes is validated like the other options, and held to the store's own maximum", () => {
+    const store = new MemoryRunStore(LIMITS);
+    const act = () => null;
+    for (const maxResultBytes of [0, -1, 1.5, Number.NaN, 2 ** 60]) {
+      expect(() => address<Feedback>({ form: forms.feedback, act, runs: { store, maxResultBytes } })).toThrow(
+        /runs\.maxResultBytes must be a positive safe integer/,
+      );
+    }
+    const small: RunStore = Object.assign(Object.create(store) as RunStore, { maxResultBytes: 1_000 });
+    expect(() =>
+      address<Feedback>({ form: forms.feedback, act, runs: { store: small, maxResultBytes: 1_001 } }),
+    ).toThrow(/over the run store's own maximum, 1000/);
+    expect(() => address<Feedback>({ form: forms.feedback, act, runs: { store: small } })).not.toThrow();
+    expect(() => address<Feedback>({ form: forms.feedback, act, runs: { store, maxResultBytes: 1 } })).not.toThrow();
+  });
+
+  it("a run store that throws (a store function, a failing store) is a 500 logged as the run store's, never as verification", async () => {
+    const logged: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args.map(String).join(" "));
+    try {
+      let acted = 0;
+      const base = await serveAddress({
+        act: () => ++acted,
+        runs: {
+          store: () => {
+            throw new TypeError("Cannot read properties of undefined (reading 'idFromName')");
+          },
+        },
+      });
+      const answer = await post(base, FEEDBACK, { prefer: "respond-async" });
+      expect(answer.status).toBe(500);
+      const read = await fetch(`${base}/feedback/runs/AAAAAAAAAAAAAAAAAAAAAA`);
+      expect(read.status).toBe(500);
+      expect(acted).toBe(0);
+      expect(logged).toHaveLength(2);
+      for (const line of logged) {
+        expect(line).toMatch(/the run store of the address "feedback" threw/);
+        expect(line).not.toMatch(/verification/);
+      }
+    } finally {
+      console.error = original;
+    }
   });
 
   it("an act that throws after the 202 ends its run failed, saying only that the act failed", async () => {

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, it } from "vitest";
+import { DurableObjectRunStore, type RunStoreNamespace } from "../../../src/run/durable-object.ts";
 import { MemoryRunStore } from "../../../src/run/memory.ts";
 import { SqliteRunStore } from "../../../src/run/sqlite.ts";
 import { CHECKS, type OpenPair } from "./checks.ts";
@@ -70,5 +71,16 @@ describe("SqliteRunStore tables", () => {
         .map((row) => row.id),
     ).toEqual(["other"]);
     expect(database.prepare("SELECT count(*) AS n FROM gpt_address_run_keys").get()).toEqual({ n: 0 });
+  });
+});
+
+describe("DurableObjectRunStore construction", () => {
+  it("refuses a missing namespace binding at once, naming [[durable_objects.bindings]] in wrangler.toml", () => {
+    const missing = undefined as unknown as RunStoreNamespace;
+    expect(() => new DurableObjectRunStore(missing)).toThrow(TypeError);
+    expect(() => new DurableObjectRunStore(missing)).toThrow(
+      /undefined.*\[\[durable_objects\.bindings\]\] in wrangler\.toml/,
+    );
+    expect(() => new DurableObjectRunStore({} as RunStoreNamespace)).toThrow(/not a namespace binding/);
   });
 });
