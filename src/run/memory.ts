@@ -56,7 +56,8 @@ export class MemoryRunStore implements RunStore {
       }
     }
     if (this.#runs.size >= this.limits.maxRuns) {
-      let oldest = Number.POSITIVE_INFINITY;
+      // With no run kept (maxRuns 0) room comes no sooner than a TTL: the Retry-After is finite.
+      let oldest = now + this.limits.ttlMs;
       for (const kept of this.#runs.values()) oldest = Math.min(oldest, kept.expiresAt);
       throw new RunQuotaExceeded((oldest - now) / 1000);
     }

@@ -70,7 +70,10 @@ export class SqlRuns {
         }
       }
       const { count, oldest } = db.one("SELECT count(*) AS count, min(expires) AS oldest FROM gpt_address_runs")!;
-      if (Number(count) >= limits.maxRuns) throw new RunQuotaExceeded((Number(oldest) - now) / 1000);
+      if (Number(count) >= limits.maxRuns) {
+        // With no run kept (maxRuns 0) room comes no sooner than a TTL.
+        throw new RunQuotaExceeded(((oldest === null ? now + limits.ttlMs : Number(oldest)) - now) / 1000);
+      }
       db.run(
         "INSERT INTO gpt_address_runs (id, expires, record) VALUES (?, ?, ?)",
         run.id,

@@ -299,6 +299,13 @@ export const CHECKS: Readonly<Record<string, (open: OpenPair) => Promise<void>>>
       assert(after.finished && after.run.result === 6, "room once the first runs expired");
       assert((await readRun(a, first.run.taskId)) === null, "the first run expired");
     }),
+  "a store that keeps no run (maxRuns 0) refuses every run with a finite Retry-After, at most a TTL": (open) =>
+    using(open, "no-runs", { maxRuns: 0, ttlMs: 60_000 }, async ({ a }, time) => {
+      const refusal = await startRun(a, () => 1, null, { waitMs: 0, now: time.now }).catch((error: unknown) => error);
+      assert(refusal instanceof RunQuotaExceeded, `a run with maxRuns 0: ${String(refusal)}`);
+      const retryAfter = refusal.retryAfterSeconds;
+      assert(Number.isFinite(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `retryAfterSeconds ${retryAfter}`);
+    }),
 };
 
 /** Runs every check; the outcome of each by name, `"ok"` or its error's message. */
