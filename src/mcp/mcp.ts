@@ -18,7 +18,7 @@ import { governing } from "./govern.ts";
 import { admittedHost, admittedOrigin, hostPolicy, mediaRefusal } from "./guards.ts";
 import { readId } from "./jsonrpc.ts";
 import { isMessage } from "./messages.ts";
-import { type McpOptions, messageLimits } from "./options.ts";
+import { type McpOptions, messageLimits, readLimits } from "./options.ts";
 import { endpointOf, revisions } from "./revisions.ts";
 import { type AnyMcpAddress, calledForm, prepareTools } from "./tools.ts";
 
@@ -28,6 +28,7 @@ export {
   type McpOptions,
   MESSAGE_MAX_BYTES,
   MESSAGE_MAX_COUNT,
+  NAMED_CALL_ENVELOPE_BYTES,
 } from "./options.ts";
 
 /**
@@ -39,7 +40,8 @@ export {
  * 1. guards (`guards.ts`): `Host` and `Origin` (DNS-rebinding protection): 403;
  * 2. admit: the client's arrival limit: 429; `Content-Type` other than `application/json`: 415;
  *    an `Accept` without JSON: 406;
- * 3. receive: the body under `maxBytes`: 413 (415 for a coded body, 400 for bad framing);
+ * 3. receive: the body under `maxBytes` (for a 2026-07-28 `tools/call` whose `Mcp-Name` names a
+ *    tool, that tool's bound: `readLimits`): 413 (415 for a coded body, 400 for bad framing);
  * 4. verify the message: the strict parser, with the tools' member and item bounds (at least
  *    {@link MESSAGE_MAX_COUNT}): 400 with -32700; a batch or no JSON-RPC message (generated
  *    validator): 400 with -32600; anything but a `tools/call` over {@link MESSAGE_MAX_BYTES}: 413;
@@ -93,7 +95,8 @@ export function mcp<E extends Env = Env>(
     }
     const media = mediaRefusal(request.headers);
     if (media !== null) return answers.refused(request, started, media, null, null, origin, incoming);
-    const received = await receiveAct(request, limits, incoming, incoming && continuePending(c.env));
+    const bounds = readLimits(limits, request.headers, tools);
+    const received = await receiveAct(request, bounds, incoming, incoming && continuePending(c.env));
     if (!received.ok) return answers.unreceived(request, started, received, origin, closesUnread(request, incoming));
     const bytes = received.value.byteLength;
     const parsed = parseAct(received.value, limits);

@@ -9,6 +9,7 @@ import type { ActLogEntry } from "../address/act-log.ts";
 import type { RateLimit } from "../address/rate-limit.ts";
 import type { Rejection } from "../address/rejection.ts";
 import { DEFAULT_MAX_BYTES, type ParseLimits, verificationLimits } from "../address/verification.ts";
+import { decodeFieldValue } from "./request-metadata.ts";
 import type { Tools } from "./tools.ts";
 
 /** The host names a loopback server is reached by: the default of {@link McpOptions.allowedHosts}. */
@@ -120,6 +121,36 @@ export interface MessageLimits extends ParseLimits {
   readonly bodyDeadlineMs: number | undefined;
   /** `ttlMs` of a 2026-07-28 `tools/list` or `server/discover` result, in ms. */
   readonly ttlMs: number;
+}
+
+/**
+ * The room a `tools/call` named before its body (2026-07-28 `Mcp-Name`) has around its tool's
+ * arguments, in bytes: 8 KiB, for the envelope (`jsonrpc`, `id`, `method`, `params.name`, a
+ * `_meta` with the client's capabilities, a `task`).
+ */
+export const NAMED_CALL_ENVELOPE_BYTES = 8_192;
+
+/**
+ * The bounds to read one message under: the endpoint's, or, for a `tools/call` whose
+ * `Mcp-Method` and `Mcp-Name` fields (MCP 2026-07-28, Standard Request Headers) name one of the
+ * endpoint's tools before the body, that tool's arguments bound plus
+ * {@link NAMED_CALL_ENVELOPE_BYTES} (never more than the endpoint's). A call to a small tool then
+ * costs what its own form admits, not what the largest tool's does (issue 31: up to 63× at
+ * the `feedback` tool of an endpoint that also serves `page`). Fields that disagree with the
+ * body are refused later (400, -32020), so a lying `Mcp-Name` gains nothing but a 413.
+ *
+ * @param limits - the endpoint's, from {@link messageLimits}.
+ * @param headers - the request's fields.
+ * @param tools - the endpoint's tools.
+ */
+export function readLimits<E extends Env>(limits: MessageLimits, headers: Headers, tools: Tools<E>): MessageLimits {
+  if (headers.get("mcp-method") !== "tools/call") return limits;
+  const field = headers.get("mcp-name");
+  const name = field === null ? null : decodeFieldValue(field);
+  const tool = name === null ? undefined : tools.byName.get(name);
+  if (tool === undefined) return limits;
+  const maxBytes = Math.min(limits.maxBytes, tool.maxBytes + NAMED_CALL_ENVELOPE_BYTES);
+  return maxBytes === limits.maxBytes ? limits : { ...limits, maxBytes };
 }
 
 /**

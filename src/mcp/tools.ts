@@ -60,6 +60,8 @@ export interface Tool<E extends Env = Env> {
   readonly address: AnyMcpAddress<E>;
   /** The depth bound of its arguments, from its form (as for the HTTP door). */
   readonly maxDepth: number;
+  /** The largest arguments its form admits, in bytes (the HTTP door's `maxBytes` default). */
+  readonly maxBytes: number;
   /** Its runs, resolved, when it has any. */
   readonly runs: ResolvedRuns<E> | undefined;
 }
@@ -187,7 +189,8 @@ export function prepareTools<E extends Env>(addresses: readonly AnyMcpAddress<E>
     const entry = `{"name":${JSON.stringify(name)},${title}"description":${JSON.stringify(description)},"inputSchema":${inputSchema}${output}${ui}`;
     entries.push(`${entry}}`);
     entriesTasks.push(address.runs === undefined ? `${entry}}` : `${entry},"execution":{"taskSupport":"optional"}}`);
-    const tool = { name, address, maxDepth: limits.maxDepth, runs: address.runs && resolveRuns(address.runs, "mcp()") };
+    const runs = address.runs && resolveRuns(address.runs, "mcp()");
+    const tool = { name, address, maxDepth: limits.maxDepth, maxBytes: limits.maxBytes, runs };
     byName.set(name, tool);
     if (tool.runs !== undefined) withRuns.push(tool);
   }
