@@ -8,8 +8,9 @@
  * form at the same door. Goal: no kind above 2×.
  *
  * The server is `bench/kinds/doors.ts`: the example's forms `page` and `feedback`, each at its
- * HTTP door (`/page`, `/feedback`) and as a tool of the MCP door (`/mcp`, a 2025-era
- * `tools/call` with the body as `arguments`), every act constant; on Node (@hono/node-server)
+ * HTTP door (`/page`, `/feedback`) and as a tool of the MCP door (`/mcp`: a 2025-era
+ * `tools/call` with the body as `arguments`, read under the endpoint's bound, and a 2026-07-28
+ * one naming its tool in `Mcp-Name`, read under that tool's), every act constant; on Node (@hono/node-server)
  * and on workerd (a socket of its own, behind `runtimeFetch`, as in `bench/post.bench.ts`). The
  * valid acts are the candidates of `bench/kinds/valid.ts`, each measured; the anchor of a door
  * and form is the one whose median CPU is highest, and each kind's ratio is the median over
@@ -28,7 +29,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_MAX_BYTES, verificationLimits } from "../src/address/verification.ts";
 import { parseJson } from "../src/json/parse.ts";
-import { MESSAGE_MAX_BYTES, MESSAGE_MAX_COUNT } from "../src/mcp/mcp.ts";
+import { MESSAGE_MAX_BYTES, MESSAGE_MAX_COUNT, NAMED_CALL_ENVELOPE_BYTES } from "../src/mcp/mcp.ts";
 import { prepareTools } from "../src/mcp/tools.ts";
 import { doorForms } from "./kinds/doors.ts";
 import { hostileBody, KINDS, type KindLimits } from "./kinds/hostile.ts";
@@ -65,7 +66,7 @@ interface Body {
 
 /** A form at one door, with the bodies posted there. */
 interface Door {
-  readonly door: "HTTP" | "MCP";
+  readonly door: "HTTP" | "MCP" | "MCP 2026";
   readonly form: FormName;
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
@@ -79,12 +80,35 @@ const envelope = (tool: string) =>
     "}}",
   ] as const;
 
-/** The MCP door's limits on a tool's arguments, as `mcp()` sets them (src/mcp/mcp.ts). */
-function mcpLimits(room: number): KindLimits {
+/**
+ * A 2026-07-28 `tools/call` of `tool` around `args`, with its `_meta` envelope; sent with the
+ * `Mcp-Method` and `Mcp-Name` fields ({@link modernHeaders}), so the door reads it under the
+ * tool's own bound (`readLimits`).
+ */
+const modernEnvelope = (tool: string) =>
+  [
+    `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":${JSON.stringify(tool)},"arguments":`,
+    "}}",
+  ] as const;
+
+const modernHeaders = (tool: string) => ({
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": "tools/call",
+  "mcp-name": tool,
+});
+
+/**
+ * The MCP door's limits on a tool's arguments, as `mcp()` sets them (src/mcp/mcp.ts); `named`:
+ * for a call whose `Mcp-Name` names the tool `named` (src/mcp/options.ts, `readLimits`).
+ */
+function mcpLimits(room: number, named?: FormName): KindLimits {
   const act = () => ({ ok: true });
   const tools = prepareTools(Object.values(doorForms).map((form) => ({ form, act })));
+  const endpoint = Math.min(DEFAULT_MAX_BYTES, tools.maxBytes + MESSAGE_MAX_BYTES);
+  const tool = named === undefined ? undefined : tools.byName.get(named);
   return {
-    maxBytes: Math.min(DEFAULT_MAX_BYTES, tools.maxBytes + MESSAGE_MAX_BYTES) - room,
+    maxBytes: (tool === undefined ? endpoint : Math.min(endpoint, tool.maxBytes + NAMED_CALL_ENVELOPE_BYTES)) - room,
     // mcp.ts: the message nests at least 16 deep (MESSAGE_DEPTH), the arguments 2 below it.
     maxDepth: Math.max(16, tools.maxDepth + 2) - 2,
     maxStringLength: Infinity,
@@ -123,18 +147,24 @@ function doors(scratch: string): Door[] {
   for (const form of Object.keys(doorForms) as FormName[]) {
     const http = verificationLimits(doorForms[form]);
     const [head, tail] = envelope(form);
-    const room = Buffer.byteLength(head + tail);
-    const mcp = mcpLimits(room);
-    const budget = Math.min(http.maxBytes, mcp.maxBytes) - 64;
+    const mcp = mcpLimits(Buffer.byteLength(head + tail));
+    const [modernHead, modernTail] = modernEnvelope(form);
+    const modern = mcpLimits(Buffer.byteLength(modernHead + modernTail), form);
+    const budget = Math.min(http.maxBytes, mcp.maxBytes, modern.maxBytes) - 64;
     const candidates = form === "page" ? pageCandidates(budget) : feedbackCandidates();
     const base = heaviest(form, candidates);
     const serialize = base.escaped ? escapeNonAscii : undefined;
     for (const [door, limits] of [
       ["HTTP", http],
       ["MCP", mcp],
+      ["MCP 2026", modern],
     ] as const) {
       const wrap = (body: Uint8Array) =>
-        door === "HTTP" ? body : Buffer.concat([Buffer.from(head), body, Buffer.from(tail)]);
+        door === "HTTP"
+          ? body
+          : door === "MCP"
+            ? Buffer.concat([Buffer.from(head), body, Buffer.from(tail)])
+            : Buffer.concat([Buffer.from(modernHead), body, Buffer.from(modernTail)]);
       const bodies: Body[] = [];
       for (const candidate of candidates) {
         const bytes = Buffer.from(candidate.text);
@@ -149,7 +179,12 @@ function doors(scratch: string): Door[] {
         door,
         form,
         path: door === "HTTP" ? `/${form}` : "/mcp",
-        headers: door === "HTTP" ? {} : { accept: "application/json, text/event-stream" },
+        headers:
+          door === "HTTP"
+            ? {}
+            : door === "MCP"
+              ? { accept: "application/json, text/event-stream" }
+              : modernHeaders(form),
         bodies,
       });
     }
