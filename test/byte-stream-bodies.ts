@@ -223,4 +223,75 @@ export function byteStreamSuite(runtime: string, options: { readAtLeast: boolean
       ).toBe(10);
     });
   });
+
+  describe(`${runtime}: readBody with a headLimit (the MCP door's tool bound, issue 31)`, () => {
+    /** A head limit of `bytes` bytes deciding `bound`, recording the heads it was given. */
+    const deciding = (bytes: number, bound: number) => {
+      const heads: number[][] = [];
+      const limit = (head: Uint8Array) => {
+        heads.push(Array.from(head));
+        return bound;
+      };
+      return { heads, headLimit: { bytes, limit } };
+    };
+
+    it("a Content-Length over what the head decides is refused once the head arrived, the rest unread", async () => {
+      // 200 pieces of 1,000 bytes: past the first buffer (64 KiB), which workerd's readAtLeast fills at once.
+      const { stream, log } = byteSource(pieces(counting(200_000), 1_000));
+      const { heads, headLimit } = deciding(32, 100);
+      const error = await rejection(
+        readBody(post(stream, { "content-length": "200000" }), { maxBytes: 1 << 20, headLimit }),
+      );
+      expect(error).toBeInstanceOf(ContentTooLargeError);
+      expect((error as ContentTooLargeError).maxBytes).toBe(100);
+      expect(heads).toEqual([Array.from(counting(32))]);
+      await settle();
+      expect(log.cancelled).toBe(true);
+      expect(log.pulls).toBeLessThan(100);
+    });
+
+    it("a body within what the head decides is read whole; one shorter than the head is never judged by it", async () => {
+      const within = deciding(32, 400);
+      const whole = await readBody(post(byteSource(pieces(counting(400), 10)).stream, { "content-length": "400" }), {
+        maxBytes: 1000,
+        headLimit: within.headLimit,
+      });
+      expect(whole.every((byte, k) => byte === k % 251) && whole.length === 400).toBe(true);
+      expect(within.heads).toHaveLength(1);
+      const short = deciding(32, 1);
+      const small = await readBody(post(byteSource([bytes(31)]).stream, { "content-length": "31" }), {
+        maxBytes: 1000,
+        headLimit: short.headLimit,
+      });
+      expect(small.byteLength).toBe(31);
+      expect(short.heads).toHaveLength(0);
+    });
+
+    it("without Content-Length, the head is gathered across chunks and the rest held to its bound", async () => {
+      const { stream, log } = byteSource(pieces(counting(400), 3));
+      const { heads, headLimit } = deciding(32, 40);
+      const error = await rejection(readBody(post(stream), { maxBytes: 1000, headLimit }));
+      expect(error).toBeInstanceOf(ContentTooLargeError);
+      expect((error as ContentTooLargeError).maxBytes).toBe(40);
+      expect((error as ContentTooLargeError).receivedBytes).toBe(42);
+      expect(heads).toEqual([Array.from(counting(32))]);
+      await settle();
+      expect(log.cancelled).toBe(true);
+      const ok = deciding(32, 400);
+      const read = await readBody(post(byteSource(pieces(counting(400), 3)).stream), {
+        maxBytes: 1000,
+        headLimit: ok.headLimit,
+      });
+      expect(read.every((byte, k) => byte === k % 251) && read.length === 400).toBe(true);
+      expect(ok.heads).toEqual([Array.from(counting(32))]);
+    });
+
+    it("the head never raises the limit above maxBytes", async () => {
+      const { headLimit } = deciding(8, 10_000);
+      const error = await rejection(
+        readBody(post(byteSource(pieces(counting(100), 10)).stream), { maxBytes: MAX, headLimit }),
+      );
+      expect((error as ContentTooLargeError).maxBytes).toBe(MAX);
+    });
+  });
 }

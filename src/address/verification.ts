@@ -21,7 +21,7 @@
 import { BodyReadError } from "../body/body-read-error.ts";
 import { ContentTooLargeError } from "../body/content-too-large-error.ts";
 import { lingerUnread, type NodeMessage, nodeMessageOf, type PendingContinue } from "../body/node-message.ts";
-import { DEFAULT_BODY_DEADLINE_MS, readBody } from "../body/read-body.ts";
+import { DEFAULT_BODY_DEADLINE_MS, type HeadLimit, readBody } from "../body/read-body.ts";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../json/parse.ts";
 import type { CompiledForm } from "./form.ts";
@@ -152,7 +152,7 @@ export function verificationLimits(
  * cancelled in every case.
  *
  * @param request - the request whose body is read.
- * @param limits - only `maxBytes` is used.
+ * @param limits - `maxBytes`, the body deadline, and a `headLimit` (`readBody`'s) if any.
  * @param message - on Node, the unread message `request` was made from (`nodeMessageOf`): the
  *   bytes are read from it, without building `request.body` (issue 16); the same checks apply.
  * @param pending - with `message`, its response when it is owed a `100 Continue`
@@ -164,7 +164,7 @@ export function verificationLimits(
  */
 export async function receiveAct(
   request: Request,
-  limits: Pick<VerificationLimits, "maxBytes"> & { readonly bodyDeadlineMs?: number },
+  limits: Pick<VerificationLimits, "maxBytes"> & { readonly bodyDeadlineMs?: number; readonly headLimit?: HeadLimit },
   message?: NodeMessage,
   pending?: PendingContinue,
 ): Promise<Verification<Uint8Array>> {
@@ -184,6 +184,7 @@ export async function receiveAct(
       value: await readBody(request, {
         maxBytes: limits.maxBytes,
         deadlineMs: limits.bodyDeadlineMs,
+        headLimit: limits.headLimit,
         message,
         pending,
       }),

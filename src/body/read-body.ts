@@ -34,6 +34,30 @@ export interface ReadBodyOptions {
    * refused by its declared size is never invited (RFC 9110 §10.1.1).
    */
   readonly pending?: PendingContinue;
+  /**
+   * A tighter limit read from the body's first bytes (see {@link HeadLimit}): once
+   * `headLimit.bytes` bytes have arrived, the body is held to what `headLimit.limit` returns for
+   * them (never more than `maxBytes`), before the rest is read.
+   */
+  readonly headLimit?: HeadLimit;
+}
+
+/**
+ * A limit that the first bytes of a body decide: the MCP door holds a `tools/call` to its tool's
+ * bound once the message has named the tool (`src/mcp/leading-call.ts`; issue 31), and any other
+ * method to its own.
+ */
+export interface HeadLimit {
+  /**
+   * How many bytes the decision needs, a positive safe integer. A body shorter than that is
+   * held to `maxBytes` alone, so `limit` should never return less than this.
+   */
+  readonly bytes: number;
+  /**
+   * The most bytes the whole body may have, given its first `bytes` bytes (a view that is only
+   * valid during the call), in bytes; at most `maxBytes` counts.
+   */
+  limit(head: Uint8Array): number;
 }
 
 /**
@@ -77,7 +101,7 @@ const DECIMAL = /^[0-9]+$/;
  * ```
  */
 export async function readBody(request: Request, options: ReadBodyOptions): Promise<Uint8Array> {
-  const { maxBytes, deadlineMs = DEFAULT_BODY_DEADLINE_MS } = options;
+  const { maxBytes, deadlineMs = DEFAULT_BODY_DEADLINE_MS, headLimit } = options;
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
     throw new RangeError(`maxBytes must be a non-negative safe integer, got ${maxBytes}`);
   }
@@ -112,10 +136,10 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
     if (closingConnection(message))
       throw new BodyReadError("body-read", "the connection is closing after an earlier request (RFC 9112 §9.6)");
     options.pending?.writeContinue();
-    return readFromMessage(message, declared, maxBytes, deadlineMs);
+    return readFromMessage(message, declared, maxBytes, deadlineMs, headLimit);
   }
   if (framed) {
-    if (declared !== null) return readFramed(request, declared, deadlineMs);
+    if (declared !== null) return readFramed(request, declared, deadlineMs, maxBytes, headLimit);
     body = request.body;
   }
   if (body === null) {
@@ -126,14 +150,13 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
 
   if (declared !== null) {
     const byob = byobReader(body);
-    if (byob !== null) return readDeclared(byob, declared, deadlineMs);
+    if (byob !== null) return readDeclared(byob, declared, deadlineMs, maxBytes, headLimit);
   }
 
   // A valid Content-Length at or below maxBytes is the tighter limit; more bytes than it
   // declared are wrong framing whatever maxBytes allows.
-  const limit = declared ?? maxBytes;
   const reader = body.getReader();
-  const bytes = new Collector(declared, limit);
+  const bytes = new Collector(declared, maxBytes, headLimit);
   const deadline = new Deadline(reader, deadlineMs);
   try {
     for (;;) {
@@ -152,7 +175,7 @@ export async function readBody(request: Request, options: ReadBodyOptions): Prom
         cancel(reader, error);
         throw error;
       }
-      const error = bytes.add(chunk as Uint8Array, maxBytes);
+      const error = bytes.add(chunk as Uint8Array);
       if (error !== undefined) {
         cancel(reader, error);
         throw error;
@@ -207,7 +230,10 @@ async function readDeclared(
   reader: ReadableStreamBYOBReader,
   declared: number,
   deadlineMs: number,
+  maxBytes: number,
+  headLimit: HeadLimit | undefined,
 ): Promise<Uint8Array> {
+  let head = headLimit !== undefined && declared >= headLimit.bytes ? headLimit : undefined;
   const atLeast = typeof (reader as Partial<ReadAtLeast>).readAtLeast === "function";
   let buffer = new ArrayBuffer(Math.min(declared, FIRST_BUFFER) + PARSE_PADDING);
   let received = 0;
@@ -247,6 +273,15 @@ async function readDeclared(
         cancel(reader, error);
         throw error;
       }
+      if (head !== undefined && received >= head.bytes) {
+        const bound = headBound(head, new Uint8Array(buffer, 0, head.bytes), maxBytes);
+        head = undefined;
+        if (declared > bound) {
+          const error = new ContentTooLargeError(bound, received, declared);
+          cancel(reader, error);
+          throw error;
+        }
+      }
       if (result.done || (atLeast && value.byteLength < wanted)) break;
     }
   } finally {
@@ -268,7 +303,13 @@ async function readDeclared(
  *
  * @throws {BodyReadError} `body-used`, `body-read`, `body-deadline` or `content-length-mismatch`.
  */
-async function readFramed(request: Request, declared: number, deadlineMs: number): Promise<Uint8Array> {
+async function readFramed(
+  request: Request,
+  declared: number,
+  deadlineMs: number,
+  maxBytes: number,
+  headLimit: HeadLimit | undefined,
+): Promise<Uint8Array> {
   if (request.bodyUsed) throw used();
   let read: Promise<ArrayBuffer>;
   try {
@@ -284,7 +325,18 @@ async function readFramed(request: Request, declared: number, deadlineMs: number
     throw readFailed(request, cause);
   }
   if (buffer.byteLength !== declared) throw mismatch(declared, buffer.byteLength);
-  return new Uint8Array(buffer);
+  const bytes = new Uint8Array(buffer);
+  if (headLimit !== undefined && declared >= headLimit.bytes) {
+    // Read whole already: what the head decides now spares the parse.
+    const bound = headBound(headLimit, bytes.subarray(0, headLimit.bytes), maxBytes);
+    if (declared > bound) throw new ContentTooLargeError(bound, declared, declared);
+  }
+  return bytes;
+}
+
+/** The limit a body's first bytes `head` decide by `headLimit`, never above `maxBytes`, in bytes. */
+function headBound(headLimit: HeadLimit, head: Uint8Array, maxBytes: number): number {
+  return Math.min(maxBytes, headLimit.limit(head));
 }
 
 /**
@@ -349,8 +401,9 @@ function readFromMessage(
   declared: number | null,
   maxBytes: number,
   deadlineMs: number,
+  headLimit: HeadLimit | undefined,
 ): Promise<Uint8Array> {
-  const bytes = new Collector(declared, declared ?? maxBytes);
+  const bytes = new Collector(declared, maxBytes, headLimit);
   return new Promise((resolve, reject) => {
     let done = false;
     const fail = (error: Error) => {
@@ -372,7 +425,7 @@ function readFromMessage(
       if (done) return;
       const error =
         chunk instanceof Uint8Array
-          ? bytes.add(chunk, maxBytes)
+          ? bytes.add(chunk)
           : new BodyReadError("body-read", "the request body yielded a non-byte chunk");
       if (error === undefined) return;
       message.off("data", onData);
@@ -426,34 +479,79 @@ class Collector {
   private copied = 0;
   private received = 0;
   private readonly declared: number | null;
-  private readonly limit: number;
+  /** The limit: `maxBytes`, or what the head decided. */
+  private maxBytes: number;
+  /** The most bytes accepted: `declared` when given, else {@link maxBytes}. */
+  private limit: number;
+  /** The head limit still to apply, or undefined once applied (or when there is none). */
+  private headLimit: HeadLimit | undefined;
 
   /**
-   * @param declared - the valid `Content-Length`, or null.
-   * @param limit - the most bytes accepted: `declared` when given, else `maxBytes`.
+   * @param declared - the valid `Content-Length` (≤ `maxBytes`), or null.
+   * @param maxBytes - the largest body accepted.
+   * @param headLimit - a tighter limit decided by the first bytes, if any.
    */
-  constructor(declared: number | null, limit: number) {
+  constructor(declared: number | null, maxBytes: number, headLimit: HeadLimit | undefined) {
     this.declared = declared;
-    this.limit = limit;
+    this.maxBytes = maxBytes;
+    this.limit = declared ?? maxBytes;
+    this.headLimit = headLimit;
   }
 
   /** Adds a chunk; returns the error that rejects the body when it passes the limit. */
-  add(bytes: Uint8Array, maxBytes: number): Error | undefined {
+  add(bytes: Uint8Array): Error | undefined {
     const { declared, limit } = this;
     this.received += bytes.byteLength;
     const received = this.received;
-    if (received > limit) {
-      this.chunks = [];
-      this.buffer = null;
-      return declared === null ? new ContentTooLargeError(maxBytes, received, null) : mismatch(declared, received);
-    }
+    if (received > limit) return this.drop(declared === null ? null : mismatch(declared, received));
     if (bytes.byteLength === 0) return undefined;
+    this.keep(bytes);
+    const head = this.headLimit;
+    if (head === undefined || received < head.bytes) return undefined;
+    this.headLimit = undefined;
+    const bound = headBound(head, this.first(head.bytes), this.maxBytes);
+    if (Math.max(received, declared ?? 0) > bound)
+      return this.drop(new ContentTooLargeError(bound, received, declared));
+    this.maxBytes = bound;
+    if (declared === null) this.limit = bound;
+    return undefined;
+  }
+
+  /** The body's first `n` bytes (all received), in one view: a copy only when they span chunks. */
+  private first(n: number): Uint8Array {
+    const { buffer, chunks } = this;
+    if (buffer !== null && this.copied >= n) return buffer.subarray(0, n);
+    if (buffer === null && chunks[0]!.byteLength >= n) return chunks[0]!.subarray(0, n);
+    const head = new Uint8Array(n);
+    let at = 0;
+    if (buffer !== null) {
+      head.set(buffer.subarray(0, Math.min(n, this.copied)));
+      at = this.copied;
+    }
+    for (const chunk of chunks) {
+      if (at >= n) break;
+      head.set(chunk.subarray(0, n - at), at);
+      at += chunk.byteLength;
+    }
+    return head;
+  }
+
+  /** Drops what was kept of a refused body; returns `error`, or a 413 when null. */
+  private drop(error: Error | null): Error {
+    this.chunks = [];
+    this.buffer = null;
+    return error ?? new ContentTooLargeError(this.maxBytes, this.received, null);
+  }
+
+  /** Keeps a chunk of a body within its limit. */
+  private keep(bytes: Uint8Array): void {
+    const { declared, received } = this;
     if (declared !== null && (this.buffer !== null || this.chunks.length === 1)) {
       // The second chunk of a body of known size: one buffer of that size from now on.
       this.buffer ??= this.copy(new Uint8Array(declared + PARSE_PADDING));
       this.buffer.set(bytes, this.copied);
       this.copied += bytes.byteLength;
-      return undefined;
+      return;
     }
     this.chunks.push(bytes);
     if (this.chunks.length === CHUNKS_KEPT) {
@@ -462,10 +560,9 @@ class Collector {
       this.buffer = this.copy(
         buffer !== null && buffer.byteLength >= need
           ? buffer
-          : new Uint8Array(Math.max(need, Math.min(2 * (buffer?.byteLength ?? 0), limit + PARSE_PADDING))),
+          : new Uint8Array(Math.max(need, Math.min(2 * (buffer?.byteLength ?? 0), this.limit + PARSE_PADDING))),
       );
     }
-    return undefined;
   }
 
   /** The body, once the stream ended; throws when it disagrees with `Content-Length`. */

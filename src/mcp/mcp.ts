@@ -40,8 +40,9 @@ export {
  * 1. guards (`guards.ts`): `Host` and `Origin` (DNS-rebinding protection): 403;
  * 2. admit: the client's arrival limit: 429; `Content-Type` other than `application/json`: 415;
  *    an `Accept` without JSON: 406;
- * 3. receive: the body under `maxBytes` (for a 2026-07-28 `tools/call` whose `Mcp-Name` names a
- *    tool, that tool's bound: `readLimits`): 413 (415 for a coded body, 400 for bad framing);
+ * 3. receive: the body under `maxBytes`, narrowed to a `tools/call`'s tool's bound once the tool
+ *    is known (from `Mcp-Name`: `readLimits`; from the first bytes: `headLimit`), and any other
+ *    method's to {@link MESSAGE_MAX_BYTES}: 413 (415 for a coded body, 400 for bad framing);
  * 4. verify the message: the strict parser, with the tools' member and item bounds (at least
  *    {@link MESSAGE_MAX_COUNT}): 400 with -32700; a batch or no JSON-RPC message (generated
  *    validator): 400 with -32600; anything but a `tools/call` over {@link MESSAGE_MAX_BYTES}: 413;

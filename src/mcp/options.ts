@@ -9,6 +9,8 @@ import type { ActLogEntry } from "../address/act-log.ts";
 import type { RateLimit } from "../address/rate-limit.ts";
 import type { Rejection } from "../address/rejection.ts";
 import { DEFAULT_MAX_BYTES, type ParseLimits, verificationLimits } from "../address/verification.ts";
+import type { HeadLimit } from "../body/read-body.ts";
+import { leadingCall } from "./leading-call.ts";
 import { decodeFieldValue } from "./request-metadata.ts";
 import type { Tools } from "./tools.ts";
 
@@ -33,7 +35,8 @@ export interface McpOptions<E extends Env = Env> {
    * largest tool's arguments (its form's own `maxBytes` default) plus {@link MESSAGE_MAX_BYTES}
    * for the envelope, at most 1 MiB (1,048,576). A larger one is answered 413 before it is
    * parsed. A message of any method but `tools/call` is held to {@link MESSAGE_MAX_BYTES} (or
-   * this, when smaller): a larger one is answered 413 after it is parsed.
+   * this, when smaller), and a `tools/call` to its tool's bound once the tool is known (from
+   * `Mcp-Name`, or from the message's first bytes: `callHeadLimit`), 413 past them.
    */
   readonly maxBytes?: number;
   /** The time a message's whole body may take to arrive, in milliseconds. Default 5 s. */
@@ -121,6 +124,8 @@ export interface MessageLimits extends ParseLimits {
   readonly bodyDeadlineMs: number | undefined;
   /** `ttlMs` of a 2026-07-28 `tools/list` or `server/discover` result, in ms. */
   readonly ttlMs: number;
+  /** The bound a message's first bytes decide (`callHeadLimit`), applied while it is read. */
+  readonly headLimit: HeadLimit;
 }
 
 /**
@@ -149,8 +154,43 @@ export function readLimits<E extends Env>(limits: MessageLimits, headers: Header
   const name = field === null ? null : decodeFieldValue(field);
   const tool = name === null ? undefined : tools.byName.get(name);
   if (tool === undefined) return limits;
-  const maxBytes = Math.min(limits.maxBytes, tool.maxBytes + NAMED_CALL_ENVELOPE_BYTES);
+  const maxBytes = calledToolBound(limits.maxBytes, tool);
   return maxBytes === limits.maxBytes ? limits : { ...limits, maxBytes };
+}
+
+/** The most bytes a `tools/call` of `tool` is read under: its arguments' bound and the envelope's room. */
+function calledToolBound(maxBytes: number, tool: { readonly maxBytes: number }): number {
+  return Math.min(maxBytes, tool.maxBytes + NAMED_CALL_ENVELOPE_BYTES);
+}
+
+/**
+ * The bound a message's first {@link NAMED_CALL_ENVELOPE_BYTES} bytes decide while it is read
+ * (`readBody`'s `headLimit`), for the 2025-era `tools/call` that names its tool only in the body
+ * (issue 31: a call to the small `feedback` tool beside the 1 MiB `page` tool cost up to 63× its
+ * own costliest valid call). Read by `leadingCall`:
+ * - a method other than `tools/call`: `otherMaxBytes`;
+ * - a `tools/call` whose `params.name` comes before its `arguments` (as the official SDKs write
+ *   it): that tool's bound, as for a call named in `Mcp-Name`; a name no tool has: `otherMaxBytes`
+ *   (the call is an error, its arguments unread);
+ * - a name seen before the method: the larger of that tool's bound and `otherMaxBytes`;
+ * - otherwise (the `arguments` first, escapes, or more than the head's bytes before the name):
+ *   the endpoint's `maxBytes`, as before.
+ *
+ * A message shorter than the head is never narrowed; no bound here is below the head's bytes
+ * unless `maxBytes` is.
+ */
+function callHeadLimit<E extends Env>(maxBytes: number, otherMaxBytes: number, tools: Tools<E>): HeadLimit {
+  return {
+    bytes: NAMED_CALL_ENVELOPE_BYTES,
+    limit(head) {
+      const { method, name } = leadingCall(head);
+      if (method !== undefined && method !== "tools/call") return otherMaxBytes;
+      if (name === undefined) return maxBytes;
+      const tool = tools.byName.get(name);
+      const called = tool === undefined ? otherMaxBytes : calledToolBound(maxBytes, tool);
+      return method === undefined ? Math.max(called, otherMaxBytes) : called;
+    },
+  };
 }
 
 /**
@@ -167,9 +207,10 @@ export function messageLimits<E extends Env>(tools: Tools<E>, options: McpOption
   const ttlMs = options.ttlMs ?? DEFAULT_TOOLS_TTL_MS;
   if (!Number.isSafeInteger(ttlMs) || ttlMs < 0)
     throw new RangeError(`mcp(): ttlMs must be a non-negative safe integer, got ${ttlMs}`);
+  const otherMaxBytes = Math.min(maxBytes, MESSAGE_MAX_BYTES);
   return {
     maxBytes,
-    otherMaxBytes: Math.min(maxBytes, MESSAGE_MAX_BYTES),
+    otherMaxBytes,
     maxDepth: Math.max(MESSAGE_DEPTH, tools.maxDepth + ARGUMENTS_DEPTH),
     // The tools' own bounds where they are larger: a wide object is refused from the bytes,
     // whatever the method (the 1 MiB params of a `ping` cost 208 ms to build, issue 31).
@@ -179,5 +220,6 @@ export function messageLimits<E extends Env>(tools: Tools<E>, options: McpOption
     lineColumn: options.development === true,
     bodyDeadlineMs: options.bodyDeadlineMs,
     ttlMs,
+    headLimit: callHeadLimit(maxBytes, otherMaxBytes, tools),
   };
 }

@@ -16,6 +16,8 @@ import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextproto
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { forms } from "../../examples/pages/generated/forms.js";
+import { verificationLimits } from "../../src/address/verification.ts";
+import { NAMED_CALL_ENVELOPE_BYTES } from "../../src/mcp/mcp.ts";
 import { hostileCorpus, VALID_CALL } from "../mcp-corpus.ts";
 import { type FakeUpstash, startFakeUpstash } from "./fake-upstash.ts";
 import { launch, type Running, type RuntimeName, root } from "./harness.ts";
@@ -33,6 +35,8 @@ const example = (form: FormFile): Record<string, unknown> =>
 const page = file("page");
 const feedback = file("feedback");
 const render = file("render");
+/** The feedback tool's bound on its arguments: its form's `maxBytes` default. */
+const feedbackMaxBytes = verificationLimits(forms.feedback, {}, "test").maxBytes;
 const CONFORMANCE = join(root, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
 
 /** A tool result as the clients return it. */
@@ -250,6 +254,24 @@ export function mcpSuite(name: RuntimeName): void {
       expect(control.status).toBe(200);
       const answer = (await control.json()) as { result: ToolResult };
       expect(answer.result.structuredContent).toEqual({ received: true, rating: 4 });
+    });
+
+    it("issue 31: a 2025-era call to the feedback tool past its own bound is 413 from its first bytes; arguments first: the form refuses it", async () => {
+      const comment = "x".repeat(feedbackMaxBytes + NAMED_CALL_ENVELOPE_BYTES);
+      const args = JSON.stringify({ rating: 4, topic: "other", comment });
+      const headers = { "mcp-protocol-version": "2025-11-25" };
+      const named = await post(
+        `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"feedback","arguments":${args}}}`,
+        headers,
+      );
+      expect(named.status).toBe(413);
+      await named.text();
+      const argumentsFirst = await post(
+        `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":${args},"name":"feedback"}}`,
+        headers,
+      );
+      expect(argumentsFirst.status).toBe(200);
+      expect(((await argumentsFirst.json()) as { result: ToolResult }).result.isError).toBe(true);
     });
 
     it("S1: the hostile corpus never gets a 5xx; every answer is a JSON-RPC message or 202", async () => {
