@@ -8,8 +8,9 @@
  * form at the same door. Goal: no kind above 2×.
  *
  * The server is `bench/kinds/doors.ts`: the example's forms `page` and `feedback`, each at its
- * HTTP door (`/page`, `/feedback`) and as a tool of the MCP door (`/mcp`: a 2025-era
- * `tools/call` with the body as `arguments`, read under the endpoint's bound, and a 2026-07-28
+ * HTTP door (`/page`, `/feedback`) and as a tool of the MCP door (`/mcp`, the body as
+ * `arguments`: a 2025-era `tools/call` naming its tool first, read under that tool's bound from
+ * its first bytes; one with its `arguments` first, read under the endpoint's; and a 2026-07-28
  * one naming its tool in `Mcp-Name`, read under that tool's), every act constant; on Node (@hono/node-server)
  * and on workerd (a socket of its own, behind `runtimeFetch`, as in `bench/post.bench.ts`). The
  * valid acts are the candidates of `bench/kinds/valid.ts`, each measured; the anchor of a door
@@ -66,18 +67,33 @@ interface Body {
 
 /** A form at one door, with the bodies posted there. */
 interface Door {
-  readonly door: "HTTP" | "MCP" | "MCP 2026";
+  readonly door: DoorName;
   readonly form: FormName;
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly bodies: Body[];
 }
 
+/**
+ * The doors a form is measured at: its HTTP door; the MCP door by a 2025-era `tools/call` as
+ * the SDKs write it (`params.name` before `params.arguments`: read under the tool's bound from
+ * its first bytes, `leadingCall`), by one with the `arguments` first (read under the endpoint's
+ * bound, the largest tool's), and by a 2026-07-28 one naming its tool in `Mcp-Name`.
+ */
+type DoorName = "HTTP" | "MCP" | "MCP args first" | "MCP 2026";
+
 /** A 2025-era `tools/call` of `tool` around `args` (split where the arguments go). */
 const envelope = (tool: string) =>
   [
     `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(tool)},"arguments":`,
     "}}",
+  ] as const;
+
+/** A 2025-era `tools/call` of `tool` with its `arguments` before its `name`. */
+const argumentsFirstEnvelope = (tool: string) =>
+  [
+    `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":`,
+    `,"name":${JSON.stringify(tool)}}}`,
   ] as const;
 
 /**
@@ -100,7 +116,8 @@ const modernHeaders = (tool: string) => ({
 
 /**
  * The MCP door's limits on a tool's arguments, as `mcp()` sets them (src/mcp/mcp.ts); `named`:
- * for a call whose `Mcp-Name` names the tool `named` (src/mcp/options.ts, `readLimits`).
+ * for a call whose tool `named` is known before its arguments, from `Mcp-Name` or the message's
+ * first bytes (src/mcp/options.ts, `readLimits` and `callHeadLimit`).
  */
 function mcpLimits(room: number, named?: FormName): KindLimits {
   const act = () => ({ ok: true });
@@ -146,25 +163,19 @@ function doors(scratch: string): Door[] {
   };
   for (const form of Object.keys(doorForms) as FormName[]) {
     const http = verificationLimits(doorForms[form]);
-    const [head, tail] = envelope(form);
-    const mcp = mcpLimits(Buffer.byteLength(head + tail));
-    const [modernHead, modernTail] = modernEnvelope(form);
-    const modern = mcpLimits(Buffer.byteLength(modernHead + modernTail), form);
-    const budget = Math.min(http.maxBytes, mcp.maxBytes, modern.maxBytes) - 64;
+    const around = (wrapper: readonly [string, string]) => Buffer.byteLength(wrapper[0] + wrapper[1]);
+    const mcpDoors = [
+      ["MCP", envelope(form), mcpLimits(around(envelope(form)), form)],
+      ["MCP args first", argumentsFirstEnvelope(form), mcpLimits(around(argumentsFirstEnvelope(form)))],
+      ["MCP 2026", modernEnvelope(form), mcpLimits(around(modernEnvelope(form)), form)],
+    ] as const;
+    const budget = Math.min(http.maxBytes, ...mcpDoors.map(([, , limits]) => limits.maxBytes)) - 64;
     const candidates = form === "page" ? pageCandidates(budget) : feedbackCandidates();
     const base = heaviest(form, candidates);
     const serialize = base.escaped ? escapeNonAscii : undefined;
-    for (const [door, limits] of [
-      ["HTTP", http],
-      ["MCP", mcp],
-      ["MCP 2026", modern],
-    ] as const) {
+    for (const [door, wrapper, limits] of [["HTTP", null, http] as const, ...mcpDoors]) {
       const wrap = (body: Uint8Array) =>
-        door === "HTTP"
-          ? body
-          : door === "MCP"
-            ? Buffer.concat([Buffer.from(head), body, Buffer.from(tail)])
-            : Buffer.concat([Buffer.from(modernHead), body, Buffer.from(modernTail)]);
+        wrapper === null ? body : Buffer.concat([Buffer.from(wrapper[0]), body, Buffer.from(wrapper[1])]);
       const bodies: Body[] = [];
       for (const candidate of candidates) {
         const bytes = Buffer.from(candidate.text);
@@ -182,9 +193,9 @@ function doors(scratch: string): Door[] {
         headers:
           door === "HTTP"
             ? {}
-            : door === "MCP"
-              ? { accept: "application/json, text/event-stream" }
-              : modernHeaders(form),
+            : door === "MCP 2026"
+              ? modernHeaders(form)
+              : { accept: "application/json, text/event-stream" },
         bodies,
       });
     }
