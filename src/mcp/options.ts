@@ -35,8 +35,10 @@ export interface McpOptions<E extends Env = Env> {
    * largest tool's arguments (its form's own `maxBytes` default) plus {@link MESSAGE_MAX_BYTES}
    * for the envelope, at most 1 MiB (1,048,576). A larger one is answered 413 before it is
    * parsed. A message of any method but `tools/call` is held to {@link MESSAGE_MAX_BYTES} (or
-   * this, when smaller), and a `tools/call` to its tool's bound once the tool is known (from
-   * `Mcp-Name`, or from the message's first bytes: `callHeadLimit`), 413 past them.
+   * this, when smaller). Left out, a `tools/call` is held to its tool's bound once the tool is
+   * known (from `Mcp-Name`, or from the message's first bytes: `callHeadLimit`), 413 past it;
+   * given, it is the bound of every `tools/call`, whatever its tool (an author who raised it
+   * above the largest form's default meant calls that large to be read).
    */
   readonly maxBytes?: number;
   /** The time a message's whole body may take to arrive, in milliseconds. Default 5 s. */
@@ -126,6 +128,8 @@ export interface MessageLimits extends ParseLimits {
   readonly ttlMs: number;
   /** The bound a message's first bytes decide (`callHeadLimit`), applied while it is read. */
   readonly headLimit: HeadLimit;
+  /** Whether a `tools/call` is held to its tool's bound: `maxBytes` was not given. */
+  readonly byTool: boolean;
 }
 
 /**
@@ -153,7 +157,7 @@ export function readLimits<E extends Env>(limits: MessageLimits, headers: Header
   const field = headers.get("mcp-name");
   const name = field === null ? null : decodeFieldValue(field);
   const tool = name === null ? undefined : tools.byName.get(name);
-  if (tool === undefined) return limits;
+  if (tool === undefined || !limits.byTool) return limits;
   const maxBytes = calledToolBound(limits.maxBytes, tool);
   return maxBytes === limits.maxBytes ? limits : { ...limits, maxBytes };
 }
@@ -176,16 +180,22 @@ function calledToolBound(maxBytes: number, tool: { readonly maxBytes: number }):
  * - otherwise (the `arguments` first, escapes, or more than the head's bytes before the name):
  *   the endpoint's `maxBytes`, as before.
  *
- * A message shorter than the head is never narrowed; no bound here is below the head's bytes
- * unless `maxBytes` is.
+ * With `byTool` false (the author gave `maxBytes`), a `tools/call` keeps `maxBytes`. A message
+ * shorter than the head is never narrowed; no bound here is below the head's bytes unless
+ * `maxBytes` is.
  */
-function callHeadLimit<E extends Env>(maxBytes: number, otherMaxBytes: number, tools: Tools<E>): HeadLimit {
+function callHeadLimit<E extends Env>(
+  maxBytes: number,
+  otherMaxBytes: number,
+  tools: Tools<E>,
+  byTool: boolean,
+): HeadLimit {
   return {
     bytes: NAMED_CALL_ENVELOPE_BYTES,
     limit(head) {
       const { method, name } = leadingCall(head);
       if (method !== undefined && method !== "tools/call") return otherMaxBytes;
-      if (name === undefined) return maxBytes;
+      if (name === undefined || !byTool) return maxBytes;
       const tool = tools.byName.get(name);
       const called = tool === undefined ? otherMaxBytes : calledToolBound(maxBytes, tool);
       return method === undefined ? Math.max(called, otherMaxBytes) : called;
@@ -220,6 +230,7 @@ export function messageLimits<E extends Env>(tools: Tools<E>, options: McpOption
     lineColumn: options.development === true,
     bodyDeadlineMs: options.bodyDeadlineMs,
     ttlMs,
-    headLimit: callHeadLimit(maxBytes, otherMaxBytes, tools),
+    headLimit: callHeadLimit(maxBytes, otherMaxBytes, tools, options.maxBytes === undefined),
+    byTool: options.maxBytes === undefined,
   };
 }
