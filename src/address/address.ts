@@ -105,7 +105,8 @@ export function address<Act, E extends Env = Env>(options: AddressOptions<Act, E
       const ran = runs?.perform(c, started, received.value, verified.value, onNode) ?? null;
       if (ran !== null) return await ran;
       const context = new RequestActContext(request.headers.get("gpt-actor"), c);
-      const outcome = await performAct(act, verified.value, context, "address", form.name);
+      const performed = performAct(act, verified.value, context, "address", form.name);
+      const outcome = performed instanceof Promise ? await performed : performed;
       return answers.performed(request, started, outcome, bytes, onNode);
     } catch (error) {
       return answers.fault(request, started, error);

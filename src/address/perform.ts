@@ -50,27 +50,57 @@ export class RequestActContext<E extends Env = Env> implements ActContext<E> {
  * Performs a verified act: calls `act` with the value and the door's context, and encodes what
  * it returns ({@link encodeConsequence}).
  *
+ * A handler that returns a plain value is answered without waiting a turn of the microtask
+ * queue: the outcome comes back as is, and a promise only when the handler returned one (any
+ * thenable, awaited; its `then` is then read twice). On a 1 KiB act on Node, the two awaits an
+ * async wrapper cost were about 1 % of the server's CPU per act (issue 31).
+ *
  * @param act - the address's act handler.
  * @param value - the value that passed verification (never anything else).
  * @param context - what the handler receives besides the value (`ActContext`).
  * @param subject - what the handler serves, as a fault's message names it: `address`, `tool`.
  * @param name - its name (the form's, or the tool's).
- * @returns the consequence's JSON text, or the {@link Unperformed} outcome. Never rejects.
+ * @returns the consequence's JSON text, or the {@link Unperformed} outcome; a promise of either
+ *   when the handler returned a thenable. Never throws, never rejects.
  */
-export async function performAct<Value, Context>(
+export function performAct<Value, Context>(
   act: (value: Value, context: Context) => unknown,
   value: Value,
   context: Context,
   subject: string,
   name: string,
-): Promise<string | Unperformed> {
+): string | Unperformed | Promise<string | Unperformed> {
+  let result: unknown;
   try {
-    return encodeConsequence(await act(value, context));
+    result = act(value, context);
+    if (!isThenable(result)) return encodeConsequence(result);
   } catch (error) {
-    if (error instanceof ActDeclined) return { code: "declined", declined: error };
-    console.error(`gpt-address: the act handler of the ${subject} "${name}" threw`, error);
-    return FAULT;
+    return unperformed(error, subject, name);
   }
+  return settle(result, subject, name);
+}
+
+/** {@link performAct} of a handler that returned a thenable: its value, once settled. */
+async function settle(result: PromiseLike<unknown>, subject: string, name: string): Promise<string | Unperformed> {
+  try {
+    return encodeConsequence(await result);
+  } catch (error) {
+    return unperformed(error, subject, name);
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    ((typeof value === "object" && value !== null) || typeof value === "function") &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
+/** Why a handler's act was not performed: it declined, or it threw anything else (logged). */
+function unperformed(error: unknown, subject: string, name: string): Unperformed {
+  if (error instanceof ActDeclined) return { code: "declined", declined: error };
+  console.error(`gpt-address: the act handler of the ${subject} "${name}" threw`, error);
+  return FAULT;
 }
 
 /** How a door asks for a run, from its wire format (HTTP `Prefer`, an MCP task). */

@@ -7,6 +7,7 @@
 import { PARSE_PADDING } from "../json/parse.ts";
 import { BodyReadError } from "./body-read-error.ts";
 import { ContentTooLargeError } from "./content-too-large-error.ts";
+import { deadlineQueue } from "./deadline-queue.ts";
 import { closingConnection, type NodeMessage, type PendingContinue } from "./node-message.ts";
 import { framedByRuntime } from "./runtime-framed.ts";
 
@@ -408,19 +409,20 @@ function readFromMessage(
     let done = false;
     const fail = (error: Error) => {
       done = true;
-      clearTimeout(timer);
+      deadline?.clear();
       reject(error);
     };
     // Past the deadline reading stops as past the limit: paused, the rest left to the server.
-    const timer =
+    // A queue of deadlines, not a timer per body (deadline-queue.ts).
+    const deadline =
       deadlineMs > MAX_TIMER_MS
         ? undefined
-        : setTimeout(() => {
+        : deadlineQueue(deadlineMs).set(() => {
             if (done) return;
             message.off("data", onData);
             message.pause();
             fail(lateBody(deadlineMs));
-          }, deadlineMs);
+          });
     const onData = (chunk: unknown) => {
       if (done) return;
       const error =
@@ -435,7 +437,7 @@ function readFromMessage(
     const onEnd = () => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
+      deadline?.clear();
       try {
         resolve(bytes.end());
       } catch (error) {
