@@ -26,6 +26,12 @@ const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 
+/** The member names the reading looks for. */
+type Name = "method" | "params" | "name" | "arguments";
+const NAMES: readonly (readonly [Name, Uint8Array])[] = (["method", "params", "name", "arguments"] as const).map(
+  (name) => [name, new TextEncoder().encode(name)] as const,
+);
+
 /** Decodes a name's bytes; a byte sequence that is not UTF-8 is no name (the parser refuses it later). */
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -110,10 +116,27 @@ class Scan {
     return -1;
   }
 
-  /** A member's name and its `:`, the cursor then at its value; `undefined` when not plain or cut. */
-  member(): string | undefined {
-    const key = this.plainString();
-    if (key === undefined || this.space() !== COLON) return undefined;
+  /**
+   * A member's name and its `:`, the cursor then at its value: one of {@link NAMES}, or `""` for
+   * any other name (compared as bytes, never decoded: a head of a thousand members costs no
+   * decoding); `undefined` when the quote that seems to end it may be escaped, or the bytes end.
+   * A name spelled with escapes reads as another name: its member is skipped, so what is
+   * returned stays true (an escaped `method`, `params` or `name` is missed, an escaped
+   * `arguments` skipped, bounded by the head).
+   */
+  member(): Name | "" | undefined {
+    const { bytes } = this;
+    if (this.space() !== QUOTE) return undefined;
+    const start = this.at + 1;
+    const end = bytes.indexOf(QUOTE, start);
+    if (end < 0) return undefined;
+    if (bytes[end - 1] === BACKSLASH) return undefined;
+    let key: Name | "" = "";
+    for (const [name, spelled] of NAMES) {
+      if (end - start === spelled.length && sameBytes(bytes, start, spelled)) key = name;
+    }
+    this.at = end + 1;
+    if (this.space() !== COLON) return undefined;
     this.at++;
     return key;
   }
@@ -176,6 +199,12 @@ class Scan {
     }
     return false;
   }
+}
+
+/** Whether `bytes` holds `spelled` from `start` on. */
+function sameBytes(bytes: Uint8Array, start: number, spelled: Uint8Array): boolean {
+  for (let k = 0; k < spelled.length; k++) if (bytes[start + k] !== spelled[k]) return false;
+  return true;
 }
 
 /** Whether `byte` ends a number or a literal: whitespace or a structural character. */

@@ -18,7 +18,7 @@ describe("deadlines of one duration under one timer", () => {
     const a = set("a");
     const b = set("b");
     await sleep(15);
-    const c = set("c");
+    set("c");
     const d = set("d");
     b.clear();
     d.clear();
