@@ -427,7 +427,7 @@ describe("mcp(): transport", () => {
     expect(d.acts).toHaveLength(1);
   });
 
-  it("issue 31: a wide object is refused from the bytes, whatever the method; other methods than tools/call are held to 64 KiB", async () => {
+  it("issue 31: other methods than tools/call are held to 64 KiB from their first bytes; a wide object is refused from the bytes", async () => {
     const legacy = { "mcp-protocol-version": "2025-06-18" };
     const d = door();
     const wide = `{${Array.from({ length: 90_000 }, (_, k) => `"m${k}":0`).join(",")}}`;
@@ -435,10 +435,14 @@ describe("mcp(): transport", () => {
     // Control: a ping whose params hold 200 members is answered.
     const members = Array.from({ length: 200 }, (_, k) => `"m${k}":0`).join(",");
     expect((await ping(`{"_meta":{${members}}}`)).status).toBe(200);
+    // A ping's first bytes name its method: past 64 KiB it is 413 before it is parsed.
     const refused = await ping(wide);
-    expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(-32700);
-    // Past 64 KiB, a ping is 413 once parsed; a tools/call of the page tool that large acts.
+    expect(refused.status).toBe(413);
+    // Written with its method last, the same wide ping is parsed, and refused at its members.
+    const late = await d.post(`{"jsonrpc":"2.0","id":1,"params":${wide},"method":"ping"}`, legacy);
+    expect(late.status).toBe(400);
+    expect(((await late.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    // A ping that large with a small head: 413; a tools/call of the page tool that large acts.
     const big = await ping(`{"_meta":{"pad":"${"x".repeat(MESSAGE_MAX_BYTES)}"}}`);
     expect(big.status).toBe(413);
     expect(((await big.json()) as { error: unknown }).error).toEqual({ code: -32600, message: "Message too large" });
@@ -448,7 +452,11 @@ describe("mcp(): transport", () => {
     expect(call.length).toBeGreaterThan(MESSAGE_MAX_BYTES);
     expect((await d.post(call, legacy)).status).toBe(200);
     expect(d.acts).toHaveLength(1);
-    expect(d.rejections.map((r) => r.code)).toEqual(["json-syntax:too-many-members", "content-too-large"]);
+    expect(d.rejections.map((r) => r.code)).toEqual([
+      "content-too-large",
+      "json-syntax:too-many-members",
+      "content-too-large",
+    ]);
     // An endpoint whose tools are small reads no more than the largest call: feedback's 24,296 bytes and 64 KiB.
     const only = new Hono();
     only.all("/mcp", mcp([{ form: forms.feedback, act: () => ({}) }]));
