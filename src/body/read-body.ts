@@ -90,7 +90,8 @@ const DECIMAL = /^[0-9]+$/;
  * @param request - the request whose body is read; its body is consumed (or cancelled).
  * @param options - {@link ReadBodyOptions}.
  * @returns the body's bytes; an empty array when there is no body.
- * @throws {ContentTooLargeError} when the body (or its valid `Content-Length`) exceeds `maxBytes`.
+ * @throws {ContentTooLargeError} when the body (or its valid `Content-Length`) exceeds `maxBytes`,
+ *   or what `headLimit` decided from its first bytes.
  * @throws {BodyReadError} when `Content-Length` is invalid or wrong, the body was already used,
  *   the stream fails or yields anything but bytes, or the deadline passes (`body-deadline`).
  * @throws {RangeError} when `maxBytes` is not a non-negative safe integer, or `deadlineMs` not a
