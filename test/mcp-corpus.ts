@@ -153,3 +153,26 @@ export function hostileCorpus(): HostileCase[] {
   );
   return cases;
 }
+
+/** The fields an MCP client sends with a POST: JSON, both answers accepted, the given revision. */
+export function mcpFields(revision = "2025-11-25"): Record<string, string> {
+  return {
+    host: "127.0.0.1",
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": revision,
+  };
+}
+
+/**
+ * POSTs the message `text` to `/mcp` of `app` (a Hono app: its `request`), with
+ * {@link mcpFields} of `revision` and `fields` over them. Resolves with the answer.
+ */
+export function postMcp(
+  app: { request(path: string, init: RequestInit): Response | Promise<Response> },
+  text: string,
+  fields: Record<string, string> = {},
+  revision?: string,
+): Promise<Response> {
+  return Promise.resolve(app.request("/mcp", { method: "POST", body: text, headers: { ...mcpFields(revision), ...fields } }));
+}

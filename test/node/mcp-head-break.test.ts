@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { forms } from "../../examples/pages/generated/forms.js";
 import { verificationLimits } from "../../src/address/verification.ts";
 import { mcp } from "../../src/mcp/mcp.ts";
+import { postMcp } from "../mcp-corpus.ts";
 
 const MiB = 1_048_576;
 
@@ -23,19 +24,7 @@ const page = JSON.stringify({
 const app = new Hono();
 app.all("/mcp", mcp([{ form: forms.page, act: () => ({ published: true }) }], { maxBytes: 2 * MiB }));
 
-function post(text: string, fields: Record<string, string> = {}) {
-  return app.request("/mcp", {
-    method: "POST",
-    body: text,
-    headers: {
-      host: "127.0.0.1",
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-      ...fields,
-    },
-  });
-}
+const post = (text: string, fields: Record<string, string> = {}) => postMcp(app, text, fields);
 
 async function acted(answer: Response): Promise<boolean> {
   if (answer.status !== 200) return false;

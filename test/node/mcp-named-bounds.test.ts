@@ -14,6 +14,7 @@ import { forms } from "../../examples/pages/generated/forms.js";
 import { verificationLimits } from "../../src/address/verification.ts";
 import { MESSAGE_MAX_BYTES, mcp, NAMED_CALL_ENVELOPE_BYTES } from "../../src/mcp/mcp.ts";
 import { serve } from "../../src/node/index.ts";
+import { postMcp } from "../mcp-corpus.ts";
 import { exchange, postHead } from "../runtimes/raw-http.ts";
 
 const app = new Hono();
@@ -39,17 +40,7 @@ function call(name: string, args: Record<string, unknown>, fields = true) {
     method: "tools/call",
     params: { name, arguments: args, _meta: meta },
   });
-  return app.request("/mcp", {
-    method: "POST",
-    body,
-    headers: {
-      host: "127.0.0.1",
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      ...(fields ? { "mcp-method": "tools/call", "mcp-name": name } : {}),
-    },
-  });
+  return postMcp(app, body, fields ? { "mcp-method": "tools/call", "mcp-name": name } : {}, "2026-07-28");
 }
 
 describe("issue 31: a named tools/call is read under its tool's bound", () => {
@@ -79,16 +70,7 @@ describe("issue 31: a named tools/call is read under its tool's bound", () => {
 
 /** A 2025-11-25 `tools/call` (no Mcp-Name) as `text`, the message spelled by the caller. */
 function call2025(text: string) {
-  return app.request("/mcp", {
-    method: "POST",
-    body: text,
-    headers: {
-      host: "127.0.0.1",
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-    },
-  });
+  return postMcp(app, text);
 }
 
 describe("issue 31: a 2025-era tools/call is held to its tool's bound by its first bytes", () => {
