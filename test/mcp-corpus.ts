@@ -174,5 +174,7 @@ export function postMcp(
   fields: Record<string, string> = {},
   revision?: string,
 ): Promise<Response> {
-  return Promise.resolve(app.request("/mcp", { method: "POST", body: text, headers: { ...mcpFields(revision), ...fields } }));
+  return Promise.resolve(
+    app.request("/mcp", { method: "POST", body: text, headers: { ...mcpFields(revision), ...fields } }),
+  );
 }
