@@ -550,9 +550,18 @@ class Collector {
   private keep(bytes: Uint8Array): void {
     const { declared, received } = this;
     if (declared !== null && (this.buffer !== null || this.chunks.length === 1)) {
-      // The second chunk of a body of known size: one buffer of that size from now on.
-      this.buffer ??= this.copy(new Uint8Array(declared + PARSE_PADDING));
-      this.buffer.set(bytes, this.copied);
+      // From the second chunk of a body of known size: one buffer, doubled (up to the declared
+      // size) when the bytes received pass it, as readDeclared does, so that the memory held
+      // follows the bytes sent: allocating the declared size at once let a client hold
+      // `maxBytes` per connection with two small chunks sent.
+      const buffer = this.buffer;
+      if (buffer === null || buffer.byteLength < received + PARSE_PADDING) {
+        // received ≤ declared here (add() refused more), so the buffer holds every byte.
+        const doubled = 2 * ((buffer?.byteLength ?? 0) - PARSE_PADDING);
+        const capacity = Math.min(declared, Math.max(FIRST_BUFFER, received, doubled));
+        this.buffer = this.copy(new Uint8Array(capacity + PARSE_PADDING));
+      }
+      this.buffer!.set(bytes, this.copied);
       this.copied += bytes.byteLength;
       return;
     }
@@ -607,7 +616,8 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * The largest buffer allocated for a body with `Content-Length` before its first bytes fill it,
- * in bytes (64 KiB); the buffer then grows to the declared size at once.
+ * in bytes (64 KiB); the buffer then doubles, up to the declared size, each time the bytes
+ * received pass it.
  */
 const FIRST_BUFFER = 65_536;
 
