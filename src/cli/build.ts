@@ -86,13 +86,13 @@ export default defineCommand({
     forms: {
       type: "string",
       default: DEFAULT_FORMS_DIR,
-      description: "The folder of form files, relative to the project",
+      description: "The folder of form files, relative to the project or absolute",
       valueHint: "folder",
     },
     out: {
       type: "string",
       default: DEFAULT_OUT_DIR,
-      description: "The folder of generated modules, relative to the project (emptied first)",
+      description: "The folder of generated modules, relative to the project or absolute (emptied first)",
       valueHint: "folder",
     },
   },

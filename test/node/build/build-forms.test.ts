@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildForms, FormFileError } from "../../../src/compile/build-forms.ts";
@@ -222,6 +222,18 @@ describe("buildForms", () => {
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
     const { forms } = await import(pathToFileURL(join(root, "out", "forms.js")).href);
     expect(Object.keys(forms)).toEqual(["a"]);
+  });
+
+  it("takes an absolute formsDir and outDir as they are, not under root", async () => {
+    const root = await project({});
+    const elsewhere = await mkdtemp(join(tmpdir(), "gpt-address-build-elsewhere-"));
+    roots.push(elsewhere);
+    await mkdir(join(elsewhere, "forms"));
+    await writeFile(join(elsewhere, "forms", "a.json"), arrival(greeting));
+    const [built] = await buildForms({ root, formsDir: join(elsewhere, "forms"), outDir: join(elsewhere, "out") });
+    expect(await readdir(join(elsewhere, "out"))).toContain("a.js");
+    expect(built?.module).toBe(relative(root, join(elsewhere, "out", "a.js")));
+    expect(await readdir(root)).toEqual(["forms"]);
   });
 
   it("lists every form in forms.js (and forms.d.ts), for one worker serving several addresses", async () => {
