@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_MAX_BYTES } from "../../../src/address/verification.ts";
+import { describeBuilt } from "../../../src/cli/build.ts";
 import { buildForms, FormFileError } from "../../../src/compile/build-forms.ts";
 import { admittedBytes } from "../../../src/compile/compile-form.ts";
 import { prepareTools } from "../../../src/mcp/tools.ts";
@@ -234,6 +236,18 @@ describe("buildForms", () => {
     expect(await readdir(join(elsewhere, "out"))).toContain("a.js");
     expect(built?.module).toBe(relative(root, join(elsewhere, "out", "a.js")));
     expect(await readdir(root)).toEqual(["forms"]);
+  });
+
+  it("describes maxBytes as address() applies it: the form's bound, or the 1 MiB default for a form that admits longer acts", async () => {
+    const open = { ...greeting, properties: { text: { type: "string" } } };
+    const root = await project({ "bounded.json": arrival(greeting), "open.json": arrival(open) });
+    const [bounded, unbounded] = await buildForms({ root, outDir: "out" });
+    expect(bounded?.maxBytes).toBeGreaterThan(0);
+    expect(describeBuilt(bounded!)).toContain(`maxBytes ${bounded?.maxBytes})`);
+    expect(unbounded?.maxBytes).toBeNull();
+    expect(describeBuilt(unbounded!)).toContain(
+      `maxStringLength unbounded, maxMembers 1, maxItems 0, maxBytes ${DEFAULT_MAX_BYTES} (the default: the form admits unbounded acts)`,
+    );
   });
 
   it("lists every form in forms.js (and forms.d.ts), for one worker serving several addresses", async () => {
