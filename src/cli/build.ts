@@ -13,6 +13,7 @@
  */
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
+import { DEFAULT_MAX_BYTES } from "../address/verification.ts";
 import { type BuildFormsOptions, type BuiltForm, buildForms, FormFileError } from "../compile/build-forms.ts";
 import { type CliIo, type ExitCode, exitCodes, ioOf } from "./shared.ts";
 
@@ -20,7 +21,10 @@ import { type CliIo, type ExitCode, exitCodes, ioOf } from "./shared.ts";
 export const DEFAULT_FORMS_DIR = "forms";
 export const DEFAULT_OUT_DIR = "src/generated";
 
-/** One line per built form: where it went and the bounds the address takes from it. */
+/**
+ * One line per built form: where it went and the bounds the address takes from it (`maxBytes`
+ * as `address()` applies it: the form's own bound, or {@link DEFAULT_MAX_BYTES} above it).
+ */
 export function describeBuilt(form: BuiltForm): string {
   const bound = (value: number | null) => value ?? "unbounded";
   const bounds = [
@@ -28,7 +32,10 @@ export function describeBuilt(form: BuiltForm): string {
     `maxStringLength ${bound(form.maxStringLength)}`,
     `maxMembers ${bound(form.maxMembers)}`,
     `maxItems ${bound(form.maxItems)}`,
-    `maxBytes ${bound(form.maxBytes)}`,
+    // address() reads at most DEFAULT_MAX_BYTES whatever the form admits (verification.ts).
+    form.maxBytes !== null && form.maxBytes <= DEFAULT_MAX_BYTES
+      ? `maxBytes ${form.maxBytes}`
+      : `maxBytes ${DEFAULT_MAX_BYTES} (the default: the form admits ${form.maxBytes === null ? "unbounded" : "longer"} acts)`,
   ].join(", ");
   const type = form.typeFallback === null ? "" : `\n  its Act type is unknown: ${form.typeFallback}`;
   const shared = form.sharedFiles.length === 0 ? "" : ` (with ${form.sharedFiles.join(", ")})`;
@@ -86,13 +93,13 @@ export default defineCommand({
     forms: {
       type: "string",
       default: DEFAULT_FORMS_DIR,
-      description: "The folder of form files, relative to the project",
+      description: "The folder of form files, relative to the project or absolute",
       valueHint: "folder",
     },
     out: {
       type: "string",
       default: DEFAULT_OUT_DIR,
-      description: "The folder of generated modules, relative to the project (emptied first)",
+      description: "The folder of generated modules, relative to the project or absolute (emptied first)",
       valueHint: "folder",
     },
   },

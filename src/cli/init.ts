@@ -89,6 +89,7 @@ export async function projectFiles(
     runtime,
     compatibilityDate: template.compatibilityDate ?? "",
     dev: template.devCommand,
+    devReload: template.devReload,
     deploy: template.deploy,
     address: FIRST_ADDRESS,
   };

@@ -20,6 +20,8 @@ export interface RuntimeTemplate {
   readonly scripts: Readonly<Record<string, string>>;
   /** The command behind `npm run dev`, for the README. */
   readonly devCommand: string;
+  /** The README's words on what `npm run dev` rebuilds and reloads when a file changes. */
+  readonly devReload: string;
   /** The README's words on serving it for real. */
   readonly deploy: string;
   /** devDependencies besides typescript and vitest, at the versions gpt-address pins. */
@@ -49,6 +51,7 @@ const nodeHttp = (title: string, run: string, watch: string, extraFolders: strin
   folders: ["node-http", ...extraFolders],
   scripts: { dev: `gpt-address build && ${watch} src/server.ts`, start: `gpt-address build && ${run} src/server.ts` },
   devCommand: `${watch} src/server.ts`,
+  devReload: `\`${watch}\` restarts the server when a module it loaded changes; it does not build the forms. After editing a form, run \`npm run build\` (the server restarts on the rebuilt module); after \`npx gpt-address new <name>\`, stop \`npm run dev\` and start it again (the new route imports a module that the build had not written when the server last started).`,
   deploy: `\`npm start\` serves it on \`PORT\` (default 8787), on loopback unless \`HOST\` says otherwise (\`HOST=0.0.0.0\` in a container), with the server timeouts a public address needs (\`serve\` of \`gpt-address/node\`).`,
   devDependencies: ["@types/node"],
   allowScripts: [],
@@ -66,6 +69,8 @@ export const RUNTIMES: Readonly<Record<Runtime, RuntimeTemplate>> = {
     folders: ["workers"],
     scripts: { dev: "wrangler dev", deploy: "wrangler deploy" },
     devCommand: "wrangler dev",
+    devReload:
+      "`wrangler dev` builds the forms again and reloads when a file under `forms/` or `src/` changes (`[build]` in `wrangler.toml`).",
     deploy:
       "`npm run deploy` (`wrangler deploy`) builds the forms and publishes the Worker. `.dev.vars` is read by `wrangler dev` only: it makes the local proxy answer an oversize act 204, as a deployed Worker does.",
     devDependencies: ["wrangler"],
@@ -84,6 +89,8 @@ export const RUNTIMES: Readonly<Record<Runtime, RuntimeTemplate>> = {
     folders: ["vercel"],
     scripts: { dev: "gpt-address build && node scripts/dev.ts" },
     devCommand: "node scripts/dev.ts",
+    devReload:
+      "`npm run dev` builds the forms and bundles `api/index.ts` once, when it starts: after a change to a form or the code, stop it and start it again.",
     deploy:
       "`npx vercel deploy` publishes `api/index.ts` as an Edge Function; `vercel.json` sends every path to it. `npm run dev` runs the same function in edge-runtime, Vercel's open-source edge sandbox; `vercel dev` runs it with your Vercel project's settings.",
     devDependencies: ["@types/node", "edge-runtime", "esbuild"],

@@ -13,7 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { extname, join, relative } from "node:path";
+import { extname, join, relative, resolve } from "node:path";
 import { isJsonObject } from "../json/is-json-object.ts";
 import { JsonSyntaxError } from "../json/json-syntax-error.ts";
 import { parseJson } from "../json/parse.ts";
@@ -107,8 +107,10 @@ export function formNameOf(file: string): string | null {
  *   implement (V4); nothing is written then.
  */
 export async function buildForms(options: BuildFormsOptions): Promise<BuiltForm[]> {
-  const formsDir = join(options.root, options.formsDir ?? "forms");
-  const outDir = join(options.root, options.outDir ?? join("src", "generated"));
+  // resolve, not join: an absolute formsDir or outDir is taken as it is (join would put it
+  // under root).
+  const formsDir = resolve(options.root, options.formsDir ?? "forms");
+  const outDir = resolve(options.root, options.outDir ?? join("src", "generated"));
   const files = (await readdir(formsDir)).filter((file) => formNameOf(file) !== null).sort();
   const outputs: { built: BuiltForm; files: Record<string, string> }[] = [];
   const named = new Map<string, string>();

@@ -1,8 +1,10 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_MAX_BYTES } from "../../../src/address/verification.ts";
+import { describeBuilt } from "../../../src/cli/build.ts";
 import { buildForms, FormFileError } from "../../../src/compile/build-forms.ts";
 import { admittedBytes } from "../../../src/compile/compile-form.ts";
 import { prepareTools } from "../../../src/mcp/tools.ts";
@@ -222,6 +224,30 @@ describe("buildForms", () => {
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
     const { forms } = await import(pathToFileURL(join(root, "out", "forms.js")).href);
     expect(Object.keys(forms)).toEqual(["a"]);
+  });
+
+  it("takes an absolute formsDir and outDir as they are, not under root", async () => {
+    const root = await project({});
+    const elsewhere = await mkdtemp(join(tmpdir(), "gpt-address-build-elsewhere-"));
+    roots.push(elsewhere);
+    await mkdir(join(elsewhere, "forms"));
+    await writeFile(join(elsewhere, "forms", "a.json"), arrival(greeting));
+    const [built] = await buildForms({ root, formsDir: join(elsewhere, "forms"), outDir: join(elsewhere, "out") });
+    expect(await readdir(join(elsewhere, "out"))).toContain("a.js");
+    expect(built?.module).toBe(relative(root, join(elsewhere, "out", "a.js")));
+    expect(await readdir(root)).toEqual(["forms"]);
+  });
+
+  it("describes maxBytes as address() applies it: the form's bound, or the 1 MiB default for a form that admits longer acts", async () => {
+    const open = { ...greeting, properties: { text: { type: "string" } } };
+    const root = await project({ "bounded.json": arrival(greeting), "open.json": arrival(open) });
+    const [bounded, unbounded] = await buildForms({ root, outDir: "out" });
+    expect(bounded?.maxBytes).toBeGreaterThan(0);
+    expect(describeBuilt(bounded!)).toContain(`maxBytes ${bounded?.maxBytes})`);
+    expect(unbounded?.maxBytes).toBeNull();
+    expect(describeBuilt(unbounded!)).toContain(
+      `maxStringLength unbounded, maxMembers 1, maxItems 0, maxBytes ${DEFAULT_MAX_BYTES} (the default: the form admits unbounded acts)`,
+    );
   });
 
   it("lists every form in forms.js (and forms.d.ts), for one worker serving several addresses", async () => {

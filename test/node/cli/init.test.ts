@@ -35,6 +35,8 @@ describe("gpt-address init", () => {
       for (const file of made.stdout.match(/(?<=^wrote ).*$/gm) ?? [])
         expect(await readFile(join(project, file), "utf8"), file).not.toMatch(/\{\{\w+\}\}/);
       expect(await readFile(join(project, "src", "app.ts"), "utf8")).toContain('app.route("/hello", hello);');
+      // What npm run dev rebuilds: on Node a changed form was served stale until npm run build.
+      expect(await readFile(join(project, "README.md"), "utf8")).toContain(`\n\n${RUNTIMES[runtime].devReload}\n`);
     },
   );
 
