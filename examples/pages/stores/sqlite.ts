@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { accessSync, constants, existsSync } from "node:fs";
+import { accessSync, constants } from "node:fs";
 import { dirname, resolve } from "node:path";
 
 import type { SqlValue } from "../../../src/run/sql.ts";
@@ -130,19 +130,21 @@ export function openPageDatabase<D extends SqliteDatabase>(
   };
   if (path !== ":memory:") {
     for (const wanted of [path, `${path}-wal`, `${path}-shm`]) {
-      const target = existsSync(wanted) ? wanted : dirname(wanted);
+      // The file itself first; where it does not exist (or another process removed it
+      // between two calls: the last connection to close deletes the `-wal` file), the
+      // directory it would be created in.
       try {
-        accessSync(target, constants.W_OK);
+        accessSync(wanted, constants.W_OK);
+        continue;
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== "ENOENT") fail(`${wanted} is not writable: `, error);
+      }
+      const directory = dirname(wanted);
+      try {
+        accessSync(directory, constants.W_OK);
       } catch (error) {
         const missing = (error as { code?: unknown }).code === "ENOENT";
-        fail(
-          target === wanted
-            ? `${wanted} is not writable: `
-            : missing
-              ? `its directory ${target} does not exist: `
-              : `cannot create files in ${target}: `,
-          error,
-        );
+        fail(missing ? `its directory ${directory} does not exist: ` : `cannot create files in ${directory}: `, error);
       }
     }
   }
