@@ -19,7 +19,8 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { random, specialNames } from "../test/node/json/json-arbitraries.ts";
+import { specialNames } from "../test/node/json/json-arbitraries.ts";
+import { random } from "../test/seeded-random.ts";
 
 const root = join(import.meta.dirname, "..");
 

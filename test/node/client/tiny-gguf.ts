@@ -9,6 +9,8 @@
  */
 import { writeFileSync } from "node:fs";
 
+import { random } from "../../seeded-random.ts";
+
 const GGUF_MAGIC = 0x46554747; // "GGUF" little-endian
 const ALIGNMENT = 32;
 /** GGUF metadata value types used here. */
@@ -95,18 +97,6 @@ type Meta =
   | { key: string; type: VT["STRING"]; value: string }
   | { key: string; type: VT["ARRAY"]; of: VT["STRING"]; value: readonly string[] }
   | { key: string; type: VT["ARRAY"]; of: VT["FLOAT32"] | VT["INT32"]; value: readonly number[] };
-
-/** Mulberry32: a small seeded generator, so the same options give the same file. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Writes the model to `path` and returns the vocabulary it holds (token id → piece).

@@ -22,7 +22,7 @@ import {
   compileForm,
 } from "../../../src/compile/compile-form.ts";
 import { parseJson } from "../../../src/json/parse.ts";
-import { random } from "../json/json-arbitraries.ts";
+import { random } from "../../seeded-random.ts";
 import { form, instance } from "./arbitraries.ts";
 import { type GeneratedModule, loadModules } from "./load-modules.ts";
 import { suiteGroups } from "./suite-files.ts";

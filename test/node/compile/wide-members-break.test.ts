@@ -15,6 +15,7 @@ import { compileForm } from "../../../src/compile/compile-form.ts";
 import { inlineWeight, weight } from "../../../src/compile/keywords/properties.ts";
 import { parsePointer } from "../../../src/compile/pointer.ts";
 import { parseJson } from "../../../src/json/parse.ts";
+import { random } from "../../seeded-random.ts";
 import { type GeneratedModule, loadModules } from "./load-modules.ts";
 
 type Schema = Record<string, unknown>;
@@ -129,17 +130,6 @@ const narrowRequired = {
   })),
   properties: wideRequired.properties,
 };
-
-/** Mulberry32: the instances are the same at every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const memberNames = [
   ...specialEntries.map(([name]) => name),

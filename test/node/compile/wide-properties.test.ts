@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { compileForm } from "../../../src/compile/compile-form.ts";
 import { inlineWeight, weight } from "../../../src/compile/keywords/properties.ts";
 import { parseJson } from "../../../src/json/parse.ts";
+import { random } from "../../seeded-random.ts";
 import { type GeneratedModule, loadModules } from "./load-modules.ts";
 
 /**
@@ -59,17 +60,6 @@ const narrow = {
   ...chunked({ ...rootProperties, nested: { $ref: "#/$defs/nested" } }),
   $defs: { nested: { type: "object", required: ["q1"], ...chunked(nested.properties) } },
 };
-
-/** Mulberry32: the instances are the same at every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const scalars = ['"ab"', '"abcd"', "1", "-1", "2.5", "true", "null", "{}", "[]"];
 

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { compileForm } from "../../../src/compile/compile-form.ts";
 import { inlineWeight } from "../../../src/compile/keywords/properties.ts";
 import { parseJson } from "../../../src/json/parse.ts";
+import { random } from "../../seeded-random.ts";
 import { type GeneratedModule, loadModules } from "./load-modules.ts";
 
 const count = inlineWeight + 88;
@@ -26,17 +27,6 @@ const narrow = {
 };
 
 const parsed = (text: string) => parseJson(new TextEncoder().encode(text));
-
-/** Mulberry32: the instances are the same at every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Objects holding every required name but a few (or none), in shuffled order, with an extra name. */
 function instances(n: number): string[] {

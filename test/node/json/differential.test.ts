@@ -7,7 +7,8 @@ import { describe, expect, test } from "vitest";
 import { JsonSyntaxError } from "../../../src/json/json-syntax-error.ts";
 import { parseJson, TEXT_MAX } from "../../../src/json/parse.ts";
 import { LOOSE_MAX } from "../../../src/json/utf8.ts";
-import { mutate, mutationArb, nameArb, policyCodes, random, spell, spellString, treeArb } from "./json-arbitraries.ts";
+import { random } from "../../seeded-random.ts";
+import { mutate, mutationArb, nameArb, policyCodes, spell, spellString, treeArb } from "./json-arbitraries.ts";
 import { checkMutated, checkSpelled, equalsOracle } from "./json-properties.ts";
 
 const encoder = new TextEncoder();

@@ -9,6 +9,7 @@
  */
 import fc from "fast-check";
 import type { JsonSyntaxErrorCode } from "../../../src/json/json-syntax-error.ts";
+import { random } from "../../seeded-random.ts";
 
 /** A JSON value as a tree: object members keep their order and unique names. */
 export type Tree =
@@ -92,18 +93,6 @@ export function treeArb(maxDepth = 5): fc.Arbitrary<Tree> {
     ),
   }));
   return tree;
-}
-
-/** A small deterministic PRNG (mulberry32), so that one generated seed fixes every spelling choice. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A spelled text and the policy codes its spelling knowingly calls for (empty: must be accepted). */
