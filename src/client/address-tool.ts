@@ -165,6 +165,24 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     );
   });
 
+/**
+ * Refuses, before anything is fetched, what is not an absolute `http:` or `https:` URL (a typo,
+ * a relative path), which `fetch` would report as a failure to reach the address.
+ *
+ * @throws {TypeError} naming the text and what it should be.
+ */
+function requireHttpUrl(text: string, what: string): void {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(text).protocol;
+  } catch {
+    // Not a URL at all: refused below.
+  }
+  if (protocol !== "http:" && protocol !== "https:") {
+    throw new TypeError(`${JSON.stringify(text)} is not the absolute http: or https: URL ${what}`);
+  }
+}
+
 /** A function name from the form's title or the URL. */
 function toolName(document: ArrivalDocument, url: string): string {
   const clean = (text: string) =>
@@ -268,6 +286,7 @@ function define(arrival: CachedArrival, url: string, options: AddressToolOptions
  * Contacts the address at `url`: fetches its form (or takes it from the cache) and returns it as
  * a tool.
  *
+ * @throws {TypeError} when `url` is not an absolute `http:` or `https:` URL (nothing is fetched).
  * @throws {ArrivalError} when the address publishes no usable form, or one that is not an object.
  * @throws {AddressToolError} `unreachable` when it cannot be reached.
  * @example
@@ -277,6 +296,7 @@ function define(arrival: CachedArrival, url: string, options: AddressToolOptions
  * ```
  */
 export async function contactAddress(url: string, options: AddressToolOptions = {}): Promise<AddressTool> {
+  requireHttpUrl(url, "of a GPT address (such as https://example.org/feedback)");
   const doFetch = options.fetch ?? ((input: Request) => fetch(input));
   const maxWait = options.maxRetryAfterSeconds ?? 10;
   const readsNull = options.actor !== undefined && profiles[options.actor].rewrites?.optionalProperties === "nullable";
@@ -465,9 +485,11 @@ export function toolErrorMessage(error: unknown): string {
  * linkset, RFC 9264), in order: every API the site lists, GPT addresses among them.
  *
  * @param site - the site's origin or any URL on it (`https://example.org`).
+ * @throws {TypeError} when `site` is not an absolute `http:` or `https:` URL.
  * @throws {AddressToolError} `unreachable` when the catalog cannot be fetched or read.
  */
 export async function catalogItems(site: string, options: Pick<AddressToolOptions, "fetch"> = {}): Promise<string[]> {
+  requireHttpUrl(site, "of a site (such as https://example.org), or a list of addresses");
   const doFetch = options.fetch ?? ((input: Request) => fetch(input));
   const catalog = new URL("/.well-known/api-catalog", site).href;
   let linkset: unknown;

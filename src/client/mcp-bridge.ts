@@ -191,7 +191,9 @@ export function createBridge(urls: readonly string[], options: BridgeOptions): B
       };
     }
     if (answer.kind === "refused") {
-      return toolError(`The address refused the act (204): nothing was done. ${address.url}`);
+      return toolError(
+        `The address refused the act (204): nothing was done. It does not say why; the arguments passed the local check, so check them against the tool's description and call it again with other arguments. ${address.url}`,
+      );
     }
     if (answer.kind === "form-changed") {
       try {
@@ -265,7 +267,9 @@ export function createBridge(urls: readonly string[], options: BridgeOptions): B
     const failure = checkLocally(bytes, validator);
     if (failure !== null) {
       const where = failure.stage === "form" ? ` at ${failure.pointer} (${failure.keyword})` : `: ${failure.message}`;
-      return toolError(`The arguments do not fit the form${where}; nothing was sent.`);
+      return toolError(
+        `The arguments do not fit the form${where}; nothing was sent. Call the tool again with arguments its inputSchema accepts.`,
+      );
     }
     const onProgress = progressOf(call.progressToken);
     const send = () =>

@@ -15,6 +15,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { DynamicStructuredTool, ToolInputParsingException, type ToolSchemaBase } from "@langchain/core/tools";
 import {
   type AddressTool,
+  AddressToolError,
   type AddressToolOptions,
   contactAddress,
   contactAddresses,
@@ -55,7 +56,11 @@ export class GptAddressTool extends DynamicStructuredTool {
           // After a 412 the tool carries the form the address now publishes (for the next bindTools).
           this.description = address.description;
           this.schema = address.parameters as Schema;
-          if (id === undefined) throw new Error(toolErrorMessage(error), { cause: error });
+          // Invoked with bare arguments (no tool call to answer): the failure is thrown, as it is.
+          if (id === undefined) {
+            if (error instanceof AddressToolError) throw error;
+            throw new Error(toolErrorMessage(error), { cause: error });
+          }
           return this.errorMessage(id, toolErrorMessage(error));
         }
       },
@@ -67,17 +72,22 @@ export class GptAddressTool extends DynamicStructuredTool {
     return new ToolMessage({ status: "error", content, tool_call_id: id, name: this.name });
   }
 
-  /** A tool call whose arguments the form rejects is answered with a tool error naming the pointer and keyword. */
+  /**
+   * Arguments the form rejects are checked here first, before LangChain's own validator (whose
+   * `ToolInputParsingException` names neither the pointer nor the keyword): a tool call gets a
+   * `ToolMessage` with `status: "error"`, and bare arguments (no tool call to answer) throw an
+   * {@link AddressToolError} `invalid` with the same message. Nothing is sent either way.
+   *
+   * @throws {AddressToolError} for bare arguments the form rejects, or an act that failed.
+   */
   // biome-ignore lint/suspicious/noExplicitAny: the base class's invoke is generic over its input and output.
   override async invoke(input: any, config?: any): Promise<any> {
-    if (isToolCall(input) && input.id !== undefined) {
-      const failure = this.address.check(input.args);
-      if (failure !== null) {
-        return this.errorMessage(
-          input.id,
-          `Not sent, nothing was done: ${failure.message}. Call the tool again with a value the form accepts.`,
-        );
-      }
+    const call = isToolCall(input) ? input : undefined;
+    const failure = this.address.check(call === undefined ? input : call.args);
+    if (failure !== null) {
+      const message = `Not sent, nothing was done: ${failure.message}. Call the tool again with a value the form accepts.`;
+      if (call?.id !== undefined) return this.errorMessage(call.id, message);
+      throw new AddressToolError("invalid", message, { failure });
     }
     try {
       return await super.invoke(input, config);

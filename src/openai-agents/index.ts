@@ -10,7 +10,7 @@
  * @see ../client/address-tool.ts (the core shared by every adapter)
  * @module
  */
-import { type FunctionTool, tool } from "@openai/agents";
+import { type FunctionTool, ModelBehaviorError, tool } from "@openai/agents";
 import {
   type AddressTool,
   type AddressToolOptions,
@@ -51,8 +51,20 @@ function agentsTool(address: AddressTool): FunctionTool<any, any, any> {
     strict: address.strict as false,
     execute: async (input: unknown, _context?: unknown, details?: { signal?: AbortSignal }) =>
       JSON.stringify(await address.act(input, details?.signal ? { signal: details.signal } : {})),
-    errorFunction: (_context, error) => toolErrorMessage(error),
+    errorFunction: (_context, error) => agentsErrorMessage(error),
   });
+}
+
+/**
+ * The tool output for a call that failed: the act's own message ({@link toolErrorMessage}), or,
+ * for arguments the SDK could not parse as JSON (its `InvalidToolInputError`, a
+ * `ModelBehaviorError` thrown before `execute`), that nothing was sent and what to send instead.
+ */
+function agentsErrorMessage(error: unknown): string {
+  if (error instanceof ModelBehaviorError) {
+    return "Not sent, nothing was done: the arguments are not JSON. Call the tool again with a JSON object the form accepts.";
+  }
+  return toolErrorMessage(error);
 }
 
 /**

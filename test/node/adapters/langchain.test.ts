@@ -7,7 +7,7 @@
 import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { FakeStreamingChatModel } from "@langchain/core/utils/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addressTool, addressTools, type GptAddressTool } from "../../../src/langchain/index.ts";
+import { AddressToolError, addressTool, addressTools, type GptAddressTool } from "../../../src/langchain/index.ts";
 import { olderFormFirst, type Served, serveExampleBehind } from "../client/servers.ts";
 
 type Call = { name: string; args: Record<string, unknown>; id: string };
@@ -96,6 +96,22 @@ describe("gpt-address/langchain with LangChain's fake chat model", () => {
     }
   });
 
+  it("invoked with bare arguments the form rejects (no tool call to answer), it throws AddressToolError invalid naming the pointer and keyword, with or without a projection, and sends nothing", async () => {
+    const posts = () => server.seen.filter((line) => line === "POST /feedback").length;
+    const before = posts();
+    // Without an actor LangChain's own validator has the full form, and its error names nothing.
+    for (const options of [{}, { actor: "anthropic" as const }]) {
+      const feedback = await addressTool(`${server.url}/feedback`, { cache: new Map(), ...options });
+      const thrown = await feedback.invoke({ rating: 9, topic: "other" }).catch((error: unknown) => error);
+      expect(thrown).toBeInstanceOf(AddressToolError);
+      expect(thrown).toMatchObject({ code: "invalid", failure: { keyword: "maximum" } });
+      expect((thrown as Error).message).toBe(
+        "Not sent, nothing was done: the form rejects it at /properties/rating/maximum (maximum). Call the tool again with a value the form accepts.",
+      );
+    }
+    expect(posts()).toBe(before);
+  });
+
   it("R2 an act the address refuses (204) is a tool error that says nothing was done; invoked without a tool call, the failure is thrown", async () => {
     const refusing = await serveExampleBehind(async (request, forward) =>
       request.method === "POST" ? new Response(null, { status: 204 }) : forward(request),
@@ -106,7 +122,11 @@ describe("gpt-address/langchain with LangChain's fake chat model", () => {
       const reply = (await feedback.invoke(call)) as ToolMessage;
       expect(reply).toMatchObject({ status: "error", tool_call_id: "c9" });
       expect(reply.content).toMatch(/^The address refused the act \(204 No Content\): nothing was done/);
-      await expect(feedback.invoke({ rating: 3, topic: "other" })).rejects.toThrow(/204 No Content/);
+      await expect(feedback.invoke({ rating: 3, topic: "other" })).rejects.toMatchObject({
+        name: "AddressToolError",
+        code: "refused",
+        message: expect.stringContaining("204 No Content"),
+      });
     } finally {
       await refusing.close();
     }

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Agent, OpenAIProvider, Runner, tool } from "@openai/agents";
+import { Agent, OpenAIProvider, RunContext, Runner, tool } from "@openai/agents";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addressTool } from "../../../src/openai-agents/index.ts";
 import { olderFormFirst, root, type Served, serveExampleBehind, startFakeApi } from "../client/servers.ts";
@@ -60,6 +60,21 @@ describe("gpt-address/openai-agents with the Agents SDK and a loopback Responses
     } finally {
       await fake.close();
     }
+  });
+
+  it("arguments that are not JSON (a model that is not held to the schema can send them) are a tool output saying nothing was sent and what to send, not that the tool failed", async () => {
+    const feedback = await addressTool(`${server.url}/feedback`, { cache: new Map() });
+    const posts = () => server.seen.filter((line) => line === "POST /feedback").length;
+    const before = posts();
+    // As the SDK calls a function tool: the run's context and the arguments' text.
+    const output = await feedback.invoke(new RunContext({}), '{"rating": 4, "topic": "other"');
+    expect(output).toBe(
+      "Not sent, nothing was done: the arguments are not JSON. Call the tool again with a JSON object the form accepts.",
+    );
+    expect(await feedback.invoke(new RunContext({}), '{"rating": 4, "topic": "other"}')).toBe(
+      '{"received":true,"rating":4}',
+    );
+    expect(posts()).toBe(before + 1);
   });
 
   it("a strict tool whose schema OpenAI's rules refuse is refused by the fake API as by the real one (400): the form as published, forced strict", async () => {

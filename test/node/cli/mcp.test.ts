@@ -102,7 +102,7 @@ describe("gpt-address mcp: the example addresses through the official SDK client
     const refused = await call(client, "feedback", { ...exampleOf("feedback"), rating: 9 });
     expect(refused.isError).toBe(true);
     expect(refused.content[0]!.text).toBe(
-      "The arguments do not fit the form at /properties/rating/maximum (maximum); nothing was sent.",
+      "The arguments do not fit the form at /properties/rating/maximum (maximum); nothing was sent. Call the tool again with arguments its inputSchema accepts.",
     );
     expect(example.received.length).toBe(before);
     await expect(client.callTool({ name: "nope", arguments: {} })).rejects.toThrow(/Unknown tool: nope/);
@@ -165,7 +165,9 @@ describe("gpt-address mcp: a plain address (node:http, no toolkit code) through 
     const [tool] = (await client!.listTools()).tools;
     const refused = await call(client!, tool!.name, ORDER);
     expect(refused).toMatchObject({ isError: true });
-    expect(refused.content[0]!.text).toMatch(/^The address refused the act \(204\): nothing was done/);
+    expect(refused.content[0]!.text).toMatch(
+      /^The address refused the act \(204\): nothing was done\. It does not say why; the arguments passed the local check, so check them against the tool's description and call it again with other arguments\. http:/,
+    );
     expect(plain!.acts).toEqual([]);
   });
 

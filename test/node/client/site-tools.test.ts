@@ -45,4 +45,30 @@ describe("tools from a site's API catalog", () => {
     await expect(contactAddresses("http://127.0.0.1:9/")).rejects.toThrow(/no API catalog/);
     await expect(contactAddresses([`${server.url}/mcp`])).rejects.toThrow(/GET .* answered/);
   });
+
+  it("a URL that is not absolute http(s) (a typo, a relative path) is a TypeError naming it, for every adapter, before anything is fetched (it was 'could not be reached')", async () => {
+    let fetched = 0;
+    const options = {
+      cache: new Map(),
+      fetch: (request: Request) => {
+        fetched++;
+        return fetch(request);
+      },
+    };
+    for (const make of [aiTools, langchainTools, agentsTools]) {
+      for (const url of ["127.0.0.1/feedback", "/feedback", "ftp://example.org/feedback"]) {
+        await expect(make([url], options)).rejects.toThrow(
+          new TypeError(
+            `${JSON.stringify(url)} is not the absolute http: or https: URL of a GPT address (such as https://example.org/feedback)`,
+          ),
+        );
+      }
+      await expect(make("example.org", options)).rejects.toThrow(
+        new TypeError(
+          '"example.org" is not the absolute http: or https: URL of a site (such as https://example.org), or a list of addresses',
+        ),
+      );
+    }
+    expect(fetched).toBe(0);
+  });
 });
