@@ -11,8 +11,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { actWithBody } from "../../../src/client/act.ts";
 import { nullAsAbsent } from "../../../src/client/absent.ts";
+import { actWithBody } from "../../../src/client/act.ts";
 import { AddressToolError, contactAddress } from "../../../src/client/address-tool.ts";
 import { ArrivalError, retrieve } from "../../../src/client/arrival.ts";
 import { ExchangeError } from "../../../src/client/http.ts";
