@@ -17,6 +17,7 @@ import { AddressToolError, contactAddress } from "../../../src/client/address-to
 import { ArrivalError, retrieve } from "../../../src/client/arrival.ts";
 import { ExchangeError } from "../../../src/client/http.ts";
 import { followRun, RunReadError } from "../../../src/client/run.ts";
+import { FormError } from "../../../src/compile/form-error.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -263,5 +264,26 @@ describe("a form whose $refs fan out (each level names the one below twice, 40 l
     const read = nullAsAbsent({ a: null, b: { c: 1, d: null } }, form);
     expect(read).toEqual({ value: { b: { c: 1 } }, changed: true });
     expect(performance.now() - start).toBeLessThan(1_000);
+  });
+});
+
+describe("a form whose $ref names itself without descending into the value", () => {
+  let hostile: Awaited<ReturnType<typeof serve>>;
+  beforeAll(async () => {
+    const s = { type: "object", $defs: { x: { $ref: "#/$defs/x" } }, properties: { a: { $ref: "#/$defs/x" } } };
+    hostile = await serve({
+      "/": (_req, res) =>
+        void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ p: "", m: [], s })),
+    });
+  });
+  afterAll(async () => {
+    await hostile?.close();
+  });
+
+  it("is refused at contact with the pointer and the rule, not left to a validator that overflows its stack", async () => {
+    const { error } = await elapsed(contactAddress(hostile.url, { cache: new Map() }));
+    expect(error).toBeInstanceOf(FormError);
+    expect((error as FormError).code).toBe("ref-cycle");
+    expect((error as FormError).pointer).toBe("/$defs/x/$ref");
   });
 });
