@@ -27,6 +27,7 @@ import { mediaType } from "./media-type.ts";
 import type { ClientWarning } from "./model.ts";
 import { type ProfiledActor, profileIds, profiles } from "./profiles.ts";
 import { projectForm } from "./projection.ts";
+import { bounded, EXCHANGE_TIMEOUT_MS, MAX_RESPONSE_BYTES, readBody } from "./read-body.ts";
 import {
   followRun,
   idempotencyKeyField,
@@ -65,6 +66,13 @@ export interface AddressToolOptions {
   readonly respondAsync?: boolean | { readonly wait?: number };
   /** Gives a run up (`DELETE`) after this many ms; the call is then a tool error. Default: none. */
   readonly runTimeoutMs?: number;
+  /**
+   * The time limit of each exchange with the address (the GET of the form, the act's POST, each
+   * read of a run), head and content, in ms (default 30 000): past it, the call is `unreachable`.
+   */
+  readonly timeoutMs?: number;
+  /** The largest answer read, in bytes, after `fetch` undid any content coding (default 16 MiB). */
+  readonly maxResponseBytes?: number;
 }
 
 /** Options of one call ({@link AddressTool.act}). */
@@ -201,19 +209,24 @@ function toolName(document: ArrivalDocument, url: string): string {
  */
 async function fetchArrival(
   url: string,
+  options: AddressToolOptions,
   doFetch: (input: Request) => Promise<Response>,
   etag?: string,
 ): Promise<{ document: ArrivalDocument; etag: string | undefined; freshMs: number } | { notModified: number }> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (etag !== undefined) headers["if-none-match"] = etag;
   let response: Response;
+  let bytes: Uint8Array;
   try {
-    response = await doFetch(new Request(url, { headers }));
+    // No redirect is followed (a 3xx is the answer, A1), and the GET has a time and size limit.
+    response = await doFetch(new Request(url, { headers, ...bounded(options.timeoutMs ?? EXCHANGE_TIMEOUT_MS) }));
+    bytes = await readBody(response, url, options.maxResponseBytes ?? MAX_RESPONSE_BYTES);
   } catch (cause) {
-    throw new AddressToolError("unreachable", `The address ${url} could not be reached.`, { cause });
+    throw new AddressToolError("unreachable", `The address ${url} could not be reached: ${String(cause)}`, {
+      cause,
+    });
   }
   if (etag !== undefined && response.status === 304) return { notModified: freshFor(response) };
-  const bytes = new Uint8Array(await response.arrayBuffer());
   if (response.status !== 200) throw new ArrivalError("A1", `GET ${url} answered ${response.status}, not 200`);
   const type = mediaType(response.headers.get("content-type"));
   if (type !== "application/json") {
@@ -243,7 +256,7 @@ async function arrive(
   const cache = options.cache ?? sharedCache;
   const cached = reload ? undefined : cache.get(url);
   if (cached !== undefined && cached.staleAt > Date.now()) return cached;
-  const got = await fetchArrival(url, doFetch, cached?.etag);
+  const got = await fetchArrival(url, options, doFetch, cached?.etag);
   if ("notModified" in got) {
     const renewed = { ...cached!, staleAt: Date.now() + got.notModified };
     cache.set(url, renewed);
@@ -299,6 +312,20 @@ export async function contactAddress(url: string, options: AddressToolOptions = 
   requireHttpUrl(url, "of a GPT address (such as https://example.org/feedback)");
   const doFetch = options.fetch ?? ((input: Request) => fetch(input));
   const maxWait = options.maxRetryAfterSeconds ?? 10;
+  const timeoutMs = options.timeoutMs ?? EXCHANGE_TIMEOUT_MS;
+  const maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  /** The answer's content, bounded; a failure to read it whole is `unreachable` (the act may have been done). */
+  const content = async (response: Response): Promise<Uint8Array> => {
+    try {
+      return await readBody(response, url, maxBytes);
+    } catch (cause) {
+      throw new AddressToolError(
+        "unreachable",
+        `The answer of ${url} could not be read (${String(cause)}); the act may have been done.`,
+        { status: response.status, cause },
+      );
+    }
+  };
   const readsNull = options.actor !== undefined && profiles[options.actor].rewrites?.optionalProperties === "nullable";
   let arrival = await arrive(url, options, doFetch);
   let checker = await arrival.validator;
@@ -320,7 +347,8 @@ export async function contactAddress(url: string, options: AddressToolOptions = 
     if (prefer !== undefined) headers.prefer = prefer;
     if (call.idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKeyField(call.idempotencyKey);
     try {
-      return await doFetch(new Request(url, { method: "POST", headers, body: bytes, signal }));
+      // No redirect is followed (the value goes to the address only), and a time limit.
+      return await doFetch(new Request(url, { method: "POST", headers, body: bytes, ...bounded(timeoutMs, signal) }));
     } catch (cause) {
       if (signal?.aborted) throw cause;
       throw new AddressToolError("unreachable", `The address could not be reached; the act may not have been done.`, {
@@ -330,7 +358,7 @@ export async function contactAddress(url: string, options: AddressToolOptions = 
   };
 
   const answer = async (response: Response): Promise<unknown> => {
-    const body = new Uint8Array(await response.arrayBuffer());
+    const body = await content(response);
     if (mediaType(response.headers.get("content-type")) === "application/json") {
       try {
         return parseJson(body);
@@ -344,7 +372,12 @@ export async function contactAddress(url: string, options: AddressToolOptions = 
   /** The end of the run a 202 named: its result, or a tool error. */
   const follow = async (response: Response, call: ActCallOptions): Promise<unknown> => {
     const runUrl = new URL(response.headers.get("location")!, url).href;
-    const accepted: unknown = await response.json().catch(() => undefined);
+    let accepted: unknown;
+    try {
+      accepted = parseJson(await content(response));
+    } catch {
+      // The 202's content is only a first progress line: the run's first read decides.
+    }
     let run: Run;
     try {
       run = await followRun(runUrl, {
@@ -353,6 +386,8 @@ export async function contactAddress(url: string, options: AddressToolOptions = 
         ...(call.signal ? { signal: call.signal } : {}),
         ...(call.onProgress ? { onProgress: call.onProgress } : {}),
         ...(options.runTimeoutMs === undefined ? {} : { timeoutMs: options.runTimeoutMs }),
+        readTimeoutMs: timeoutMs,
+        maxResponseBytes: maxBytes,
         ...(options.gptActor === undefined ? {} : { headers: { "gpt-actor": options.gptActor } }),
         accepted: { retryAfter: response.headers.get("retry-after"), run: accepted },
       });
@@ -488,15 +523,24 @@ export function toolErrorMessage(error: unknown): string {
  * @throws {TypeError} when `site` is not an absolute `http:` or `https:` URL.
  * @throws {AddressToolError} `unreachable` when the catalog cannot be fetched or read.
  */
-export async function catalogItems(site: string, options: Pick<AddressToolOptions, "fetch"> = {}): Promise<string[]> {
+export async function catalogItems(
+  site: string,
+  options: Pick<AddressToolOptions, "fetch" | "timeoutMs" | "maxResponseBytes"> = {},
+): Promise<string[]> {
   requireHttpUrl(site, "of a site (such as https://example.org), or a list of addresses");
   const doFetch = options.fetch ?? ((input: Request) => fetch(input));
   const catalog = new URL("/.well-known/api-catalog", site).href;
   let linkset: unknown;
   try {
-    const response = await doFetch(new Request(catalog, { headers: { accept: "application/linkset+json" } }));
+    const response = await doFetch(
+      new Request(catalog, {
+        headers: { accept: "application/linkset+json" },
+        ...bounded(options.timeoutMs ?? EXCHANGE_TIMEOUT_MS),
+      }),
+    );
     if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-    linkset = ((await response.json()) as { linkset?: unknown }).linkset;
+    const bytes = await readBody(response, catalog, options.maxResponseBytes ?? MAX_RESPONSE_BYTES);
+    linkset = (JSON.parse(new TextDecoder().decode(bytes)) as { linkset?: unknown } | null)?.linkset;
   } catch (error) {
     throw new AddressToolError("unreachable", `no API catalog at ${catalog}: ${String(error)}`);
   }

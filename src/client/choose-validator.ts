@@ -38,6 +38,8 @@ const compiledModule = new URL(`./form-validator.${import.meta.url.endsWith(".ts
  * A validator of `schema` as `choice` asks; `auto` falls back to the portable one where code
  * cannot be generated, or where the compiler cannot be loaded or cannot enforce the form (a
  * keyword outside its vocabulary: the address, which enforces it, then has the last word).
+ *
+ * @throws {FormError} `ref-cycle` (with `auto` too): a form no validator can check.
  */
 export async function chooseValidator(
   schema: unknown,
@@ -54,6 +56,9 @@ export async function chooseValidator(
     return { validator: await compileValidator(schema), kind: "compiled" };
   } catch (error) {
     if (choice === "compiled") throw error;
+    // A `$ref` that reaches itself without descending into the value: no validator can check
+    // it (the portable one recurses until the stack overflows), so the form is refused here.
+    if ((error as { code?: unknown } | null)?.code === "ref-cycle") throw error;
     return { validator: portableValidator(schema), kind: "portable" };
   }
 }

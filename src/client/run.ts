@@ -10,6 +10,7 @@
  * @module
  */
 import type { Run, RunStatus } from "../run/run.ts";
+import { bounded, EXCHANGE_TIMEOUT_MS, MAX_RESPONSE_BYTES, readBody } from "./read-body.ts";
 
 export type { Run, RunStatus } from "../run/run.ts";
 
@@ -41,6 +42,13 @@ export interface FollowRunOptions {
    * {@link RunReadError} before anything is sent to it: neither read nor `DELETE`d.
    */
   readonly address?: string;
+  /**
+   * The time limit of each read of the run, head and content, in ms (default 30 000); a read
+   * past it counts as one with no answer. No redirect is followed: a 3xx is a {@link RunReadError}.
+   */
+  readonly readTimeoutMs?: number;
+  /** The largest run state read, in bytes (default 16 MiB); a larger one is a {@link RunReadError}. */
+  readonly maxResponseBytes?: number;
 }
 
 /** The run is unknown to the address (404): it expired, or never existed there. It has no answer. */
@@ -229,6 +237,11 @@ export async function followRun(runUrl: string, options: FollowRunOptions = {}):
     );
   const doFetch = options.fetch ?? ((input: Request) => fetch(input));
   const headers = { accept: "application/json", ...options.headers };
+  const readTimeoutMs = options.readTimeoutMs ?? EXCHANGE_TIMEOUT_MS;
+  const maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  /** A run state's bytes as JSON, as `Response.json()` reads them, but bounded. */
+  const json = async (response: Response): Promise<unknown> =>
+    JSON.parse(new TextDecoder().decode(await readBody(response, runUrl, maxBytes)));
   const stop = new AbortController();
   let reason: RunCancelled["reason"] = "signal";
   const onAbort = () => stop.abort();
@@ -245,10 +258,8 @@ export async function followRun(runUrl: string, options: FollowRunOptions = {}):
   const giveUp = async (): Promise<Run> => {
     let run: Run | undefined;
     try {
-      const response = await doFetch(
-        new Request(runUrl, { method: "DELETE", headers, signal: AbortSignal.timeout(DELETE_TIMEOUT_MS) }),
-      );
-      const body: unknown = response.status === 200 ? await response.json().catch(() => undefined) : undefined;
+      const response = await doFetch(new Request(runUrl, { method: "DELETE", headers, ...bounded(DELETE_TIMEOUT_MS) }));
+      const body: unknown = response.status === 200 ? await json(response).catch(() => undefined) : undefined;
       if (response.status !== 200) await response.body?.cancel();
       if (isRun(body, runUrl)) run = body;
     } catch {
@@ -273,7 +284,7 @@ export async function followRun(runUrl: string, options: FollowRunOptions = {}):
       if (stop.signal.aborted) return await giveUp();
       let response: Response;
       try {
-        response = await doFetch(new Request(runUrl, { headers, signal: stop.signal }));
+        response = await doFetch(new Request(runUrl, { headers, ...bounded(readTimeoutMs, stop.signal) }));
       } catch (error) {
         if (stop.signal.aborted) return await giveUp();
         if (++failures >= MAX_FAILED_READS) throw new RunReadError(runUrl, String(error), undefined, error);
@@ -294,10 +305,10 @@ export async function followRun(runUrl: string, options: FollowRunOptions = {}):
       }
       let body: unknown;
       try {
-        body = status === 200 ? await response.json() : undefined;
+        body = status === 200 ? await json(response) : undefined;
       } catch (error) {
         if (stop.signal.aborted) return await giveUp();
-        throw new RunReadError(runUrl, "the answer is not JSON", status, error);
+        throw new RunReadError(runUrl, `the answer could not be read as JSON: ${String(error)}`, status, error);
       }
       if (status !== 200) await response.body?.cancel();
       if (status !== 200) throw new RunReadError(runUrl, `answered ${status}`, status);
