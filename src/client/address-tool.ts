@@ -20,6 +20,7 @@ import { getProfile } from "../lint/actors/index.ts";
 import { actorRows } from "../lint/actors/table.ts";
 import { nullAsAbsent } from "./absent.ts";
 import { type ArrivalDocument, ArrivalError, toArrivalDocument } from "./arrival-document.ts";
+import { bounded, EXCHANGE_TIMEOUT_MS, MAX_RESPONSE_BYTES, readAnswer } from "./bounded-answer.ts";
 import { chooseValidator, type ValidatorChoice, type ValidatorKind } from "./choose-validator.ts";
 import type { FormValidator } from "./form-validator.ts";
 import { checkLocally, type LocalFailure } from "./local-check.ts";
@@ -27,7 +28,6 @@ import { mediaType } from "./media-type.ts";
 import type { ClientWarning } from "./model.ts";
 import { type ProfiledActor, profileIds, profiles } from "./profiles.ts";
 import { projectForm } from "./projection.ts";
-import { bounded, EXCHANGE_TIMEOUT_MS, MAX_RESPONSE_BYTES, readBody } from "./read-body.ts";
 import {
   followRun,
   idempotencyKeyField,
@@ -220,7 +220,7 @@ async function fetchArrival(
   try {
     // No redirect is followed (a 3xx is the answer, A1), and the GET has a time and size limit.
     response = await doFetch(new Request(url, { headers, ...bounded(options.timeoutMs ?? EXCHANGE_TIMEOUT_MS) }));
-    bytes = await readBody(response, url, options.maxResponseBytes ?? MAX_RESPONSE_BYTES);
+    bytes = await readAnswer(response, url, options.maxResponseBytes ?? MAX_RESPONSE_BYTES);
   } catch (cause) {
     throw new AddressToolError("unreachable", `The address ${url} could not be reached: ${String(cause)}`, {
       cause,
@@ -317,7 +317,7 @@ export async function contactAddress(url: string, options: AddressToolOptions = 
   /** The answer's content, bounded; a failure to read it whole is `unreachable` (the act may have been done). */
   const content = async (response: Response): Promise<Uint8Array> => {
     try {
-      return await readBody(response, url, maxBytes);
+      return await readAnswer(response, url, maxBytes);
     } catch (cause) {
       throw new AddressToolError(
         "unreachable",
@@ -539,7 +539,7 @@ export async function catalogItems(
       }),
     );
     if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-    const bytes = await readBody(response, catalog, options.maxResponseBytes ?? MAX_RESPONSE_BYTES);
+    const bytes = await readAnswer(response, catalog, options.maxResponseBytes ?? MAX_RESPONSE_BYTES);
     linkset = (JSON.parse(new TextDecoder().decode(bytes)) as { linkset?: unknown } | null)?.linkset;
   } catch (error) {
     throw new AddressToolError("unreachable", `no API catalog at ${catalog}: ${String(error)}`);

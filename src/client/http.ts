@@ -8,6 +8,7 @@
  */
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { EXCHANGE_TIMEOUT_MS, MAX_RESPONSE_BYTES } from "./bounded-answer.ts";
 
 /** One response, whole. */
 export interface Exchange {
@@ -78,7 +79,7 @@ export function exchange(url: string | URL, options: ExchangeOptions = {}): Prom
   const target = new URL(url);
   const send = target.protocol === "https:" ? httpsRequest : target.protocol === "http:" ? httpRequest : undefined;
   if (send === undefined) return Promise.reject(new ExchangeError("network", `not an HTTP URL: ${target.href}`));
-  const maxBytes = options.maxResponseBytes ?? 16 * 1024 * 1024;
+  const maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   return new Promise<Exchange>((resolve, reject) => {
     let settled = false;
     const settle = (fn: () => void) => {
@@ -114,10 +115,15 @@ export function exchange(url: string | URL, options: ExchangeOptions = {}): Prom
     const timer = setTimeout(() => {
       clearTimeout(release);
       settle(() =>
-        reject(new ExchangeError("timeout", `no answer from ${target.href} in ${options.timeoutMs ?? 30_000} ms`)),
+        reject(
+          new ExchangeError(
+            "timeout",
+            `no answer from ${target.href} in ${options.timeoutMs ?? EXCHANGE_TIMEOUT_MS} ms`,
+          ),
+        ),
       );
       req.destroy();
-    }, options.timeoutMs ?? 30_000);
+    }, options.timeoutMs ?? EXCHANGE_TIMEOUT_MS);
     const { signal } = options;
     if (signal !== undefined) {
       const onAbort = () => {

@@ -10,7 +10,7 @@
  * @module
  */
 import type { Run, RunStatus } from "../run/run.ts";
-import { bounded, EXCHANGE_TIMEOUT_MS, MAX_RESPONSE_BYTES, readBody } from "./read-body.ts";
+import { bounded, EXCHANGE_TIMEOUT_MS, MAX_RESPONSE_BYTES, readAnswer } from "./bounded-answer.ts";
 
 export type { Run, RunStatus } from "../run/run.ts";
 
@@ -241,7 +241,7 @@ export async function followRun(runUrl: string, options: FollowRunOptions = {}):
   const maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   /** A run state's bytes as JSON, as `Response.json()` reads them, but bounded. */
   const json = async (response: Response): Promise<unknown> =>
-    JSON.parse(new TextDecoder().decode(await readBody(response, runUrl, maxBytes)));
+    JSON.parse(new TextDecoder().decode(await readAnswer(response, runUrl, maxBytes)));
   const stop = new AbortController();
   let reason: RunCancelled["reason"] = "signal";
   const onAbort = () => stop.abort();

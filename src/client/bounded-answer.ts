@@ -9,9 +9,9 @@
  * @module
  */
 
-/** The largest answer read, in bytes, unless told otherwise (as `exchange` in `http.ts`). */
+/** The largest answer read, in bytes, unless told otherwise (also `exchange`'s, in `http.ts`). */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
-/** The time limit of one exchange, head and content, in ms, unless told otherwise (as `exchange`). */
+/** The time limit of one exchange, head and content, in ms, unless told otherwise (also `exchange`'s). */
 export const EXCHANGE_TIMEOUT_MS = 30_000;
 
 /** The answer's content is larger than the bound (counted after any decoding `fetch` did). */
@@ -42,7 +42,7 @@ export function bounded(
  * @throws {ResponseTooLarge} past `maxBytes`.
  * @throws the stream's error (the exchange's signal aborted, the connection failed).
  */
-export async function readBody(
+export async function readAnswer(
   response: Response,
   url: string,
   maxBytes: number = MAX_RESPONSE_BYTES,
