@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { compileForm } from "../../../src/compile/compile-form.ts";
 import { parseJson } from "../../../src/json/parse.ts";
 import { type GeneratedModule, loadModules } from "./load-modules.ts";
+import { polluted } from "./polluted.ts";
 
 const tree = {
   $defs: {
@@ -51,17 +52,6 @@ beforeAll(async () => {
     compileForm(names(5000)),
   ])) as [GeneratedModule, GeneratedModule, GeneratedModule, GeneratedModule, GeneratedModule];
 });
-
-/** Runs `fn` with `Object.prototype[name]` set to `value` (enumerable, as pollution sets it). */
-function polluted<T>(name: string, value: unknown, fn: () => T): T {
-  const prototype = Object.prototype as Record<string, unknown>;
-  prototype[name] = value;
-  try {
-    return fn();
-  } finally {
-    delete prototype[name];
-  }
-}
 
 const parsed = (text: string) => parseJson(new TextEncoder().encode(text));
 

@@ -17,6 +17,7 @@ import { parsePointer } from "../../../src/compile/pointer.ts";
 import { parseJson } from "../../../src/json/parse.ts";
 import { random } from "../../seeded-random.ts";
 import { type GeneratedModule, loadModules } from "./load-modules.ts";
+import { polluted } from "./polluted.ts";
 
 type Schema = Record<string, unknown>;
 
@@ -193,17 +194,6 @@ function parsed(text: string): unknown {
     return parseJson(new TextEncoder().encode(text));
   } catch {
     return undefined;
-  }
-}
-
-/** Runs `fn` with `Object.prototype[name]` set to `value`, enumerable, as pollution sets it. */
-function polluted<T>(name: string, value: unknown, fn: () => T): T {
-  const prototype = Object.prototype as Record<string, unknown>;
-  prototype[name] = value;
-  try {
-    return fn();
-  } finally {
-    delete prototype[name];
   }
 }
 

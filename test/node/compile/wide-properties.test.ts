@@ -11,6 +11,7 @@ import { inlineWeight, weight } from "../../../src/compile/keywords/properties.t
 import { parseJson } from "../../../src/json/parse.ts";
 import { random } from "../../seeded-random.ts";
 import { type GeneratedModule, loadModules } from "./load-modules.ts";
+import { polluted } from "./polluted.ts";
 
 /**
  * Names a member loop must get right: Object.prototype's, the empty name, non-ASCII, digits
@@ -90,17 +91,6 @@ function instances(count: number): string[] {
 }
 
 const parsed = (text: string) => parseJson(new TextEncoder().encode(text));
-
-/** Runs `fn` with `Object.prototype[name]` set to `value` (enumerable, as pollution sets it). */
-function polluted<T>(name: string, value: unknown, fn: () => T): T {
-  const prototype = Object.prototype as Record<string, unknown>;
-  prototype[name] = value;
-  try {
-    return fn();
-  } finally {
-    delete prototype[name];
-  }
-}
 
 let wideModule: GeneratedModule;
 let narrowModule: GeneratedModule;
