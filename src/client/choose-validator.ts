@@ -39,7 +39,7 @@ const compiledModule = new URL(`./form-validator.${import.meta.url.endsWith(".ts
  * cannot be generated, or where the compiler cannot be loaded or cannot enforce the form (a
  * keyword outside its vocabulary: the address, which enforces it, then has the last word).
  *
- * @throws {FormError} `ref-cycle` (with `auto` too): a form no validator can check.
+ * @throws {FormError} `ref-cycle` or `fan-out` (with `auto` too): a form no validator can check.
  */
 export async function chooseValidator(
   schema: unknown,
@@ -56,9 +56,11 @@ export async function chooseValidator(
     return { validator: await compileValidator(schema), kind: "compiled" };
   } catch (error) {
     if (choice === "compiled") throw error;
-    // A `$ref` that reaches itself without descending into the value: no validator can check
-    // it (the portable one recurses until the stack overflows), so the form is refused here.
-    if ((error as { code?: unknown } | null)?.code === "ref-cycle") throw error;
+    // A `$ref` that reaches itself without descending into the value, or `$ref`s that fan out
+    // past the bound of one location's schemas: no validator can check it (the portable one
+    // recurses until the stack overflows, or tries 2^n schemas), so the form is refused here.
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === "ref-cycle" || code === "fan-out") throw error;
     return { validator: portableValidator(schema), kind: "portable" };
   }
 }

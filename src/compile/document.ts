@@ -19,6 +19,14 @@ function stripFragment(url: URL): string {
   return copy.href;
 }
 
+/**
+ * The most schemas a form may apply to one instance location, counting each application
+ * through `$ref` and the in-place keywords (`allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`,
+ * `dependentSchemas`): 100,000, far above any form written by hand or generated from types
+ * (the example's page form applies a few dozen), far below a fan-out of 2^17.
+ */
+export const MAX_IN_PLACE_APPLICATIONS = 100_000;
+
 /** The indexed form document. */
 export class FormDocument {
   readonly root: unknown;
@@ -40,6 +48,47 @@ export class FormDocument {
       this.#refCounts.set(target, (this.#refCounts.get(target) ?? 0) + 1);
     }
     this.#refuseInPlaceCycles();
+    this.#refuseInPlaceFanOut();
+  }
+
+  /**
+   * Refuses a form that applies more than {@link MAX_IN_PLACE_APPLICATIONS} schemas to one
+   * instance location: `$ref`s and in-place applicators that fan out (each level's `anyOf` or
+   * `allOf` naming the level below twice: 2^40 schemas at 40 levels) make every validator,
+   * compiled or interpreted, try them all on a value that fails, and a hostile address can serve
+   * such a form to every client that checks values against it. Counted once per schema over the
+   * in-place graph, which {@link #refuseInPlaceCycles} has left without cycles: a schema applies
+   * itself and, with their multiplicity, what its `$ref` and in-place keywords apply. The
+   * pointer named is the deepest schema over the bound, where the fan-out begins to exceed it.
+   */
+  #refuseInPlaceFanOut(): void {
+    const applied = new Map<string, number>();
+    const count = (pointer: string): number => {
+      const known = applied.get(pointer);
+      if (known !== undefined) return known;
+      let total = 1;
+      for (const next of this.#inPlace(pointer)) {
+        total += count(next);
+        if (total > MAX_IN_PLACE_APPLICATIONS) break;
+      }
+      applied.set(pointer, total);
+      return total;
+    };
+    for (const pointer of this.#nodes.keys()) {
+      if (count(pointer) <= MAX_IN_PLACE_APPLICATIONS) continue;
+      let at = pointer;
+      for (;;) {
+        const over = this.#inPlace(at).find((next) => count(next) > MAX_IN_PLACE_APPLICATIONS);
+        if (over === undefined) break;
+        at = over;
+      }
+      throw new FormError(
+        "fan-out",
+        at,
+        "",
+        `this schema applies more than ${MAX_IN_PLACE_APPLICATIONS.toLocaleString("en")} schemas to one instance location through $ref and in-place keywords: validating a value here could take that many steps`,
+      );
+    }
   }
 
   /**

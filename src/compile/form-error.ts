@@ -16,6 +16,7 @@ export type FormErrorCode =
   | "remote-ref"
   | "unresolvable-ref"
   | "ref-cycle"
+  | "fan-out"
   | "duplicate-identifier";
 
 /**

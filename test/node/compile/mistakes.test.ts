@@ -14,6 +14,21 @@ interface Mistake {
   readonly keyword: string;
 }
 
+/**
+ * A form of `levels` schemas in `$defs` where `s0` is a string and each `s(i)` is an `anyOf`
+ * whose two branches both lead to `s(i−1)` (one through an `allOf`): `s(i)` applies 5·2^i − 4
+ * schemas to one location. `a` is the top level.
+ */
+function fanOut(levels: number): unknown {
+  const defs = Array.from({ length: levels }, (_, i) => [
+    `s${i}`,
+    i === 0
+      ? { type: "string" }
+      : { anyOf: [{ $ref: `#/$defs/s${i - 1}` }, { allOf: [{ $ref: `#/$defs/s${i - 1}` }] }] },
+  ]);
+  return { type: "object", properties: { a: { $ref: `#/$defs/s${levels - 1}` } }, $defs: Object.fromEntries(defs) };
+}
+
 const mistakes: ReadonlyArray<Mistake> = [
   {
     code: "invalid-schema",
@@ -215,6 +230,13 @@ const mistakes: ReadonlyArray<Mistake> = [
     keyword: "$ref",
   },
   {
+    code: "fan-out",
+    what: "$refs that fan out: each level's anyOf names the one below twice, 20 levels (5·2^i − 4 schemas at level i)",
+    schema: fanOut(20),
+    pointer: "/$defs/s15",
+    keyword: "",
+  },
+  {
     code: "duplicate-identifier",
     what: "an $anchor defined twice",
     schema: { $defs: { a: { $anchor: "x" }, b: { $anchor: "x" } } },
@@ -264,6 +286,7 @@ describe("V4 FormError: every refusal names its code, pointer and keyword", () =
       "remote-ref": true,
       "unresolvable-ref": true,
       "ref-cycle": true,
+      "fan-out": true,
       "duplicate-identifier": true,
     };
     expect(new Set(mistakes.map((mistake) => mistake.code))).toEqual(new Set(Object.keys(codes)));
@@ -281,6 +304,7 @@ describe("V4 FormError: every refusal names its code, pointer and keyword", () =
       { $defs: { a: { $anchor: "x" }, b: { $anchor: "y" } } },
       { items: { $ref: "#" } },
       { properties: { a: { allOf: [{ $ref: "#" }] } } },
+      fanOut(15), // 81,916 schemas at /$defs/s14: under the bound
     ]) {
       expect(() => compileForm(schema)).not.toThrow();
     }
