@@ -20,7 +20,7 @@ import { getProfile } from "../lint/actors/index.ts";
 import { actorRows } from "../lint/actors/table.ts";
 import { nullAsAbsent } from "./absent.ts";
 import { type ArrivalDocument, ArrivalError, toArrivalDocument } from "./arrival-document.ts";
-import { bounded, EXCHANGE_TIMEOUT_MS, MAX_RESPONSE_BYTES, readAnswer } from "./bounded-answer.ts";
+import { boundedRequest, EXCHANGE_TIMEOUT_MS, MAX_RESPONSE_BYTES, readAnswer } from "./bounded-answer.ts";
 import { chooseValidator, type ValidatorChoice, type ValidatorKind } from "./choose-validator.ts";
 import type { FormValidator } from "./form-validator.ts";
 import { checkLocally, type LocalFailure } from "./local-check.ts";
@@ -219,7 +219,7 @@ async function fetchArrival(
   let bytes: Uint8Array;
   try {
     // No redirect is followed (a 3xx is the answer, A1), and the GET has a time and size limit.
-    response = await doFetch(new Request(url, { headers, ...bounded(options.timeoutMs ?? EXCHANGE_TIMEOUT_MS) }));
+    response = await doFetch(boundedRequest(url, { headers }, options.timeoutMs ?? EXCHANGE_TIMEOUT_MS));
     bytes = await readAnswer(response, url, options.maxResponseBytes ?? MAX_RESPONSE_BYTES);
   } catch (cause) {
     throw new AddressToolError("unreachable", `The address ${url} could not be reached: ${String(cause)}`, {
@@ -348,7 +348,7 @@ export async function contactAddress(url: string, options: AddressToolOptions = 
     if (call.idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKeyField(call.idempotencyKey);
     try {
       // No redirect is followed (the value goes to the address only), and a time limit.
-      return await doFetch(new Request(url, { method: "POST", headers, body: bytes, ...bounded(timeoutMs, signal) }));
+      return await doFetch(boundedRequest(url, { method: "POST", headers, body: bytes }, timeoutMs, signal));
     } catch (cause) {
       if (signal?.aborted) throw cause;
       throw new AddressToolError("unreachable", `The address could not be reached; the act may not have been done.`, {
@@ -533,10 +533,11 @@ export async function catalogItems(
   let linkset: unknown;
   try {
     const response = await doFetch(
-      new Request(catalog, {
-        headers: { accept: "application/linkset+json" },
-        ...bounded(options.timeoutMs ?? EXCHANGE_TIMEOUT_MS),
-      }),
+      boundedRequest(
+        catalog,
+        { headers: { accept: "application/linkset+json" } },
+        options.timeoutMs ?? EXCHANGE_TIMEOUT_MS,
+      ),
     );
     if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
     const bytes = await readAnswer(response, catalog, options.maxResponseBytes ?? MAX_RESPONSE_BYTES);

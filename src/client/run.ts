@@ -10,7 +10,7 @@
  * @module
  */
 import type { Run, RunStatus } from "../run/run.ts";
-import { bounded, EXCHANGE_TIMEOUT_MS, MAX_RESPONSE_BYTES, readAnswer } from "./bounded-answer.ts";
+import { boundedRequest, EXCHANGE_TIMEOUT_MS, MAX_RESPONSE_BYTES, readAnswer } from "./bounded-answer.ts";
 
 export type { Run, RunStatus } from "../run/run.ts";
 
@@ -258,7 +258,7 @@ export async function followRun(runUrl: string, options: FollowRunOptions = {}):
   const giveUp = async (): Promise<Run> => {
     let run: Run | undefined;
     try {
-      const response = await doFetch(new Request(runUrl, { method: "DELETE", headers, ...bounded(DELETE_TIMEOUT_MS) }));
+      const response = await doFetch(boundedRequest(runUrl, { method: "DELETE", headers }, DELETE_TIMEOUT_MS));
       const body: unknown = response.status === 200 ? await json(response).catch(() => undefined) : undefined;
       if (response.status !== 200) await response.body?.cancel();
       if (isRun(body, runUrl)) run = body;
@@ -284,7 +284,7 @@ export async function followRun(runUrl: string, options: FollowRunOptions = {}):
       if (stop.signal.aborted) return await giveUp();
       let response: Response;
       try {
-        response = await doFetch(new Request(runUrl, { headers, ...bounded(readTimeoutMs, stop.signal) }));
+        response = await doFetch(boundedRequest(runUrl, { headers }, readTimeoutMs, stop.signal));
       } catch (error) {
         if (stop.signal.aborted) return await giveUp();
         if (++failures >= MAX_FAILED_READS) throw new RunReadError(runUrl, String(error), undefined, error);

@@ -9,6 +9,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { gzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { nullAsAbsent } from "../../../src/client/absent.ts";
@@ -204,6 +206,24 @@ describe("a hostile run (followRun over fetch, as every client uses it)", () => 
     expect(error).toBeInstanceOf(RunReadError);
     expect(ms).toBeLessThan(15_000);
   });
+
+  it("a run read whose body trickles, with garbage collected every 50 ms while it is read: still given up (the abort is held, not left to weak references)", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const collecting = setInterval(gc, 50);
+    try {
+      const { error, ms } = await elapsed(
+        Promise.race([
+          followRun(`${hostile.url}/a/runs/trickle`, { address: `${hostile.url}/a`, readTimeoutMs: 500 }),
+          new Promise((_, reject) => setTimeout(() => reject(new Error("still reading after 10 s")), 10_000)),
+        ]),
+      );
+      expect(error).toBeInstanceOf(RunReadError);
+      expect(ms).toBeLessThan(10_000);
+    } finally {
+      clearInterval(collecting);
+    }
+  });
 });
 
 describe("a hostile address against the act over node:http (CLI, MCP bridge)", () => {
@@ -264,6 +284,34 @@ describe("a form whose $refs fan out (each level names the one below twice, 40 l
     const read = nullAsAbsent({ a: null, b: { c: 1, d: null } }, form);
     expect(read).toEqual({ value: { b: { c: 1 } }, changed: true });
     expect(performance.now() - start).toBeLessThan(1_000);
+  });
+});
+
+describe("a form whose $refs fan out past the bound of one location's schemas (2^40)", () => {
+  let hostile: Awaited<ReturnType<typeof serve>>;
+  beforeAll(async () => {
+    const defs = Array.from({ length: 40 }, (_, i) => [
+      `s${i}`,
+      i === 0
+        ? { type: "string" }
+        : { anyOf: [{ $ref: `#/$defs/s${i - 1}` }, { allOf: [{ $ref: `#/$defs/s${i - 1}` }] }] },
+    ]);
+    const s = { type: "object", $defs: Object.fromEntries(defs), properties: { a: { $ref: "#/$defs/s39" } } };
+    hostile = await serve({
+      "/": (_req, res) =>
+        void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ p: "", m: [], s })),
+    });
+  });
+  afterAll(async () => {
+    await hostile?.close();
+  });
+
+  it("is refused at contact (fan-out, with the schema where it passes the bound), not left to a validator that tries 2^40 schemas on a wrong value", async () => {
+    const { error, ms } = await elapsed(contactAddress(hostile.url, { cache: new Map() }));
+    expect(error).toBeInstanceOf(FormError);
+    expect((error as FormError).code).toBe("fan-out");
+    expect((error as FormError).pointer).toBe("/$defs/s15");
+    expect(ms).toBeLessThan(5_000);
   });
 });
 
