@@ -59,6 +59,23 @@ const ARRIVAL = JSON.stringify({ p: "Name something.", m: [], s: FORM });
 const arrival: Handler = (_req, res) =>
   void res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(ARRIVAL);
 
+/** `${prefix}0` is `bottom`; each level above is an `anyOf` whose two branches both lead to the level below. */
+const fan = (prefix: string, bottom: unknown): Record<string, unknown> =>
+  Object.fromEntries(
+    Array.from({ length: 40 }, (_, i) => [
+      `${prefix}${i}`,
+      i === 0
+        ? bottom
+        : { anyOf: [{ $ref: `#/$defs/${prefix}${i - 1}` }, { allOf: [{ $ref: `#/$defs/${prefix}${i - 1}` }] }] },
+    ]),
+  );
+
+/** Publishes `s` at `/` as an arrival document (`{p: "", m: [], s}`). */
+const publishing =
+  (s: unknown): Handler =>
+  (_req, res) =>
+    void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ p: "", m: [], s }));
+
 /** Writes a 64 KiB chunk of spaces whenever the socket drains, until the client goes away. */
 const endless =
   (head: Record<string, string> = {}): Handler =>
@@ -260,16 +277,6 @@ describe("a hostile address against the act over node:http (CLI, MCP bridge)", (
 });
 
 describe("a form whose $refs fan out (each level names the one below twice, 40 levels)", () => {
-  /** `${prefix}0` is `bottom`; each level above is an `anyOf` whose two branches both lead to the level below. */
-  const fan = (prefix: string, bottom: unknown) =>
-    Object.fromEntries(
-      Array.from({ length: 40 }, (_, i) => [
-        `${prefix}${i}`,
-        i === 0
-          ? bottom
-          : { anyOf: [{ $ref: `#/$defs/${prefix}${i - 1}` }, { allOf: [{ $ref: `#/$defs/${prefix}${i - 1}` }] }] },
-      ]),
-    );
   const form = {
     type: "object",
     $defs: {
@@ -290,17 +297,8 @@ describe("a form whose $refs fan out (each level names the one below twice, 40 l
 describe("a form whose $refs fan out past the bound of one location's schemas (2^40)", () => {
   let hostile: Awaited<ReturnType<typeof serve>>;
   beforeAll(async () => {
-    const defs = Array.from({ length: 40 }, (_, i) => [
-      `s${i}`,
-      i === 0
-        ? { type: "string" }
-        : { anyOf: [{ $ref: `#/$defs/s${i - 1}` }, { allOf: [{ $ref: `#/$defs/s${i - 1}` }] }] },
-    ]);
-    const s = { type: "object", $defs: Object.fromEntries(defs), properties: { a: { $ref: "#/$defs/s39" } } };
-    hostile = await serve({
-      "/": (_req, res) =>
-        void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ p: "", m: [], s })),
-    });
+    const s = { type: "object", $defs: fan("s", { type: "string" }), properties: { a: { $ref: "#/$defs/s39" } } };
+    hostile = await serve({ "/": publishing(s) });
   });
   afterAll(async () => {
     await hostile?.close();
@@ -319,10 +317,7 @@ describe("a form whose $ref names itself without descending into the value", () 
   let hostile: Awaited<ReturnType<typeof serve>>;
   beforeAll(async () => {
     const s = { type: "object", $defs: { x: { $ref: "#/$defs/x" } }, properties: { a: { $ref: "#/$defs/x" } } };
-    hostile = await serve({
-      "/": (_req, res) =>
-        void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ p: "", m: [], s })),
-    });
+    hostile = await serve({ "/": publishing(s) });
   });
   afterAll(async () => {
     await hostile?.close();
